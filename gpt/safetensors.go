@@ -292,14 +292,14 @@ func (s *Safetensors) readRange(t SafeTensor, start int, dst []float32, buf []by
 		if err := readFull(s.r, b, pos); err != nil {
 			return s.errorf(t.Name, "reading the data: %v", err)
 		}
-		decode(dst[:n], b, t.Dtype)
+		decodeFloats(dst[:n], b, t.Dtype)
 		dst, pos = dst[n:], pos+int64(len(b))
 	}
 	return nil
 }
 
-// decode converts little-endian elements of dtype in b into dst.
-func decode(dst []float32, b []byte, dtype Dtype) {
+// decodeFloats converts little-endian elements of dtype in b into dst.
+func decodeFloats(dst []float32, b []byte, dtype Dtype) {
 	switch dtype {
 	case DtypeF32:
 		for i := range dst {
@@ -320,8 +320,8 @@ func decode(dst []float32, b []byte, dtype Dtype) {
 	}
 }
 
-// encode converts src into little-endian elements of dtype in b.
-func encode(b []byte, src []float32, dtype Dtype) {
+// encodeFloats converts src into little-endian elements of dtype in b.
+func encodeFloats(b []byte, src []float32, dtype Dtype) {
 	switch dtype {
 	case DtypeF32:
 		for i, x := range src {
@@ -364,6 +364,26 @@ func (s *Safetensors) errorf(tensor, format string, args ...any) error {
 // (F32, F16 or BF16, rounding to nearest even), with meta as its "__metadata__". Each
 // tensor's Data must hold its Shape. The data is converted and written 1 MB at a time.
 func WriteSafetensors(w io.Writer, tensors []Tensor, dtype Dtype, meta map[string]string) error {
+	srcs := make([]tensorSource, len(tensors))
+	for i, t := range tensors {
+		if len(t.Data) != product(t.Shape) {
+			return fmt.Errorf("gpt: write safetensors: tensor %s: shape %v holds %d numbers, data has %d",
+				t.Name, t.Shape, product(t.Shape), len(t.Data))
+		}
+		srcs[i] = tensorSource{t.Name, t.Shape, func(dst []float32, off int) { copy(dst, t.Data[off:]) }}
+	}
+	return writeSafetensors(w, srcs, dtype, meta)
+}
+
+// tensorSource is one tensor to write: read fills dst with its numbers from element off on.
+// Save uses it to stream a BF16 model's weights without widening them all at once.
+type tensorSource struct {
+	name  string
+	shape []int
+	read  func(dst []float32, off int)
+}
+
+func writeSafetensors(w io.Writer, tensors []tensorSource, dtype Dtype, meta map[string]string) error {
 	if dtype != DtypeF32 && dtype != DtypeF16 && dtype != DtypeBF16 {
 		return fmt.Errorf("gpt: write safetensors: dtype %q, want F32, F16 or BF16", dtype)
 	}
@@ -378,14 +398,16 @@ func WriteSafetensors(w io.Writer, tensors []Tensor, dtype Dtype, meta map[strin
 	bw.Write(header)
 	size := dtype.Size()
 	buf := make([]byte, chunkBytes)
+	x := make([]float32, chunkBytes/size)
 	for _, t := range tensors {
-		for x := t.Data; len(x) > 0; {
-			n := min(len(buf)/size, len(x))
-			encode(buf, x[:n], dtype)
-			if _, err := bw.Write(buf[:n*size]); err != nil {
-				return fmt.Errorf("gpt: write safetensors: tensor %s: %w", t.Name, err)
+		for off, n := 0, product(t.shape); off < n; {
+			k := min(len(x), n-off)
+			t.read(x[:k], off)
+			encodeFloats(buf, x[:k], dtype)
+			if _, err := bw.Write(buf[:k*size]); err != nil {
+				return fmt.Errorf("gpt: write safetensors: tensor %s: %w", t.name, err)
 			}
-			x = x[n:]
+			off += k
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -396,7 +418,7 @@ func WriteSafetensors(w io.Writer, tensors []Tensor, dtype Dtype, meta map[strin
 
 // safetensorsHeader writes the JSON header with the tensors in the order given (so the file
 // reads like the checkpoint), padded with spaces so the data starts 8-byte aligned.
-func safetensorsHeader(tensors []Tensor, dtype Dtype, meta map[string]string) ([]byte, error) {
+func safetensorsHeader(tensors []tensorSource, dtype Dtype, meta map[string]string) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("{")
 	if len(meta) > 0 {
@@ -409,17 +431,13 @@ func safetensorsHeader(tensors []Tensor, dtype Dtype, meta map[string]string) ([
 	seen := map[string]bool{"__metadata__": true}
 	var off int64
 	for i, t := range tensors {
-		if seen[t.Name] {
-			return nil, fmt.Errorf("gpt: write safetensors: tensor %s: name used twice", t.Name)
+		if seen[t.name] {
+			return nil, fmt.Errorf("gpt: write safetensors: tensor %s: name used twice", t.name)
 		}
-		seen[t.Name] = true
-		if len(t.Data) != product(t.Shape) {
-			return nil, fmt.Errorf("gpt: write safetensors: tensor %s: shape %v holds %d numbers, data has %d",
-				t.Name, t.Shape, product(t.Shape), len(t.Data))
-		}
-		name, _ := json.Marshal(t.Name)
-		shape, _ := json.Marshal(append([]int{}, t.Shape...)) // [] rather than null for a scalar
-		end := off + int64(len(t.Data)*dtype.Size())
+		seen[t.name] = true
+		name, _ := json.Marshal(t.name)
+		shape, _ := json.Marshal(append([]int{}, t.shape...)) // [] rather than null for a scalar
+		end := off + int64(product(t.shape)*dtype.Size())
 		if i > 0 || len(meta) > 0 {
 			b.WriteString(",")
 		}
