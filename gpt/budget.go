@@ -40,11 +40,11 @@ func CacheBytes(cfg Config, positions, bytesPerNumber int) int {
 type BudgetRow struct {
 	Name           string // "small", "medium", "large", "xl"
 	Config         Config
-	Format         string // "fp32" or "bf16"
-	BytesPerNumber int    // 4 or 2
-	Weights        int    // bytes of the weights: NumParams (tied) × BytesPerNumber
-	PerSequence    int    // bytes of one sequence's cache at Positions positions
-	Cache          int    // PerSequence × Batch
+	Format         string  // "fp32" or "bf16"
+	BytesPerNumber int     // 4 or 2
+	Weights        int     // bytes of the weights: NumParams (tied) × BytesPerNumber
+	PerSequence    int     // bytes of one sequence's cache at Positions positions
+	Cache          int     // PerSequence × Batch
 	Equal          float64 // sequences whose caches weigh as much as the weights: Weights/PerSequence
 }
 
