@@ -311,7 +311,7 @@ func decodeFloats(dst []float32, b []byte, dtype Dtype) {
 		}
 	case DtypeBF16:
 		for i := range dst {
-			dst[i] = decodeBF16(binary.LittleEndian.Uint16(b[2*i:]))
+			dst[i] = bf16ToFloat32(binary.LittleEndian.Uint16(b[2*i:]))
 		}
 	case "F64":
 		for i := range dst {
@@ -333,7 +333,7 @@ func encodeFloats(b []byte, src []float32, dtype Dtype) {
 		}
 	case DtypeBF16:
 		for i, x := range src {
-			binary.LittleEndian.PutUint16(b[2*i:], encodeBF16(x))
+			binary.LittleEndian.PutUint16(b[2*i:], float32ToBF16(x))
 		}
 	}
 }
@@ -449,19 +449,6 @@ func safetensorsHeader(tensors []tensorSource, dtype Dtype, meta map[string]stri
 		b.WriteString(" ")
 	}
 	return []byte(b.String()), nil
-}
-
-// decodeBF16 widens a bfloat16 to the float32 whose top half it is.
-func decodeBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
-
-// encodeBF16 keeps the top half of x, rounding to nearest even; NaN stays a (quiet) NaN.
-func encodeBF16(x float32) uint16 {
-	b := math.Float32bits(x)
-	if b&0x7fffffff > 0x7f800000 { // NaN
-		return uint16(b>>16) | 0x40
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
 }
 
 // decodeF16 converts an IEEE half to float32 (exactly: every half is a float32).

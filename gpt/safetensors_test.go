@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -80,7 +82,7 @@ func TestSafetensorsRoundTrip(t *testing.T) {
 				case DtypeF16:
 					w = decodeF16(encodeF16(w))
 				case DtypeBF16:
-					w = decodeBF16(encodeBF16(w))
+					w = bf16ToFloat32(float32ToBF16(w))
 				}
 				if x[i] != w {
 					t.Errorf("%s: %s[%d] = %g, want %g", dtype, want.Name, i, x[i], w)
@@ -119,8 +121,8 @@ func TestHalfConversions(t *testing.T) {
 		if x := decodeF16(f16); !math.IsNaN(float64(x)) && encodeF16(x) != f16 {
 			t.Fatalf("F16 %#04x → %g → %#04x", f16, x, encodeF16(x))
 		}
-		if x := decodeBF16(bf16); !math.IsNaN(float64(x)) && encodeBF16(x) != bf16 {
-			t.Fatalf("BF16 %#04x → %g → %#04x", bf16, x, encodeBF16(x))
+		if x := bf16ToFloat32(bf16); !math.IsNaN(float64(x)) && float32ToBF16(x) != bf16 {
+			t.Fatalf("BF16 %#04x → %g → %#04x", bf16, x, float32ToBF16(x))
 		}
 	}
 	for _, c := range []struct {
@@ -162,8 +164,8 @@ func TestHalfConversions(t *testing.T) {
 		{1 + 0x1p-8 + 0x1p-20, 0x3f81}, // past halfway
 		{math.MaxFloat32, 0x7f80},      // rounds to inf
 	} {
-		if got := encodeBF16(c.x); got != c.want {
-			t.Errorf("encodeBF16(%g) = %#04x, want %#04x", c.x, got, c.want)
+		if got := float32ToBF16(c.x); got != c.want {
+			t.Errorf("float32ToBF16(%g) = %#04x, want %#04x", c.x, got, c.want)
 		}
 	}
 }
@@ -239,10 +241,16 @@ func TestSafetensorsReadIntegerDtype(t *testing.T) {
 // The reader never panics, whatever the bytes: every claim in the header is checked before
 // it is used to size or read anything.
 func FuzzReadSafetensors(f *testing.F) {
+	two := 2
 	f.Add(writeBytes(f, randomTensors(2), DtypeF32, map[string]string{"format": "pt"}))
 	f.Add(writeBytes(f, randomTensors(3), DtypeBF16, nil))
 	f.Add(rawFile(`{"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},"b":{"dtype":"I8","shape":[],"data_offsets":[4,5]}}`, make([]byte, 5)))
 	f.Add([]byte{})
+	for _, file := range []string{"model.safetensors", "model-prefixed.safetensors"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "reference", file)); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := readBytes(data)
 		if err != nil {
@@ -257,5 +265,17 @@ func FuzzReadSafetensors(f *testing.F) {
 			}
 			s.ReadFloat32(tn, make([]float32, tn.Len()))
 		}
+		// What LoadHF does next: infer the config (two heads when the width allows it),
+		// check every tensor, allocate, stream the data in. The model is never bigger
+		// than twice the file, because every tensor it needs was checked to be in it.
+		plan, err := planLoad(s, &hfConfig{NHead: &two, source: "config.json"})
+		if err != nil {
+			return
+		}
+		p, err := NewParams(plan.cfg)
+		if err != nil {
+			t.Fatalf("planned config %v: %v", plan.cfg, err)
+		}
+		s.fill(p, plan)
 	})
 }
