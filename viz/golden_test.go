@@ -18,6 +18,7 @@ func TestGolden(t *testing.T) {
 		example func()
 	}{
 		{"budget.png", ExampleCacheBudget},
+		{"positions.png", ExamplePositions},
 	} {
 		t.Run(c.name, func(t *testing.T) { cmpimg.CheckPlot(c.example, t, c.name) })
 	}

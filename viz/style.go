@@ -63,6 +63,9 @@ func points(p *plot.Plot, name string, xs, ys []float64, c color.Color, shape dr
 		panic(fmt.Sprintf("viz: points %q: %v", name, err))
 	}
 	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: shape}
+	if shape == studyGlyph {
+		s.GlyphStyle.Radius = vg.Points(5)
+	}
 	p.Add(s)
 	if name != "" {
 		p.Legend.Add(name, s)
