@@ -4,41 +4,25 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gptnotes/gptnotes/gpt"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
-// A Budget is the memory of one model in one number format: its weights, and the KV cache of one
-// sequence at full context (2·L·T·C numbers). Batch b holds b caches beside one copy of the weights.
-type Budget struct {
-	Model       string // "small" … "xl"
-	DType       string // "fp32" or "bf16"
-	Positions   int    // T the cache holds, e.g. 1024
-	WeightBytes int64  // e.g. 3,115,058,400 for XL in bf16
-	CacheBytes  int64  // per sequence at Positions, e.g. 314,572,800 for XL in bf16
-}
-
-// Crossover is the batch size at which the caches weigh as much as the weights (≈9.9 for XL).
-func (b Budget) Crossover() float64 { return float64(b.WeightBytes) / float64(b.CacheBytes) }
-
-func (b Budget) String() string {
-	return fmt.Sprintf("%s %s: weights %s, cache %s per sequence of %d positions, ≈%.1f sequences = the weights",
-		b.Model, b.DType, Bytes(float64(b.WeightBytes)), Bytes(float64(b.CacheBytes)), b.Positions, b.Crossover())
-}
-
-// CacheBudget draws, for each model, the KV-cache bytes of a batch of 1…maxBatch sequences
+// CacheBudget draws, for each model of budget (only its Rows are used), the KV-cache bytes of a batch of 1…maxBatch sequences
 // against the bytes of the weights, one line per number format; where the cache line crosses
 // the weights is the batch at which the caches weigh as much as the model (the study: GPT-2 XL
 // in bf16, ≈10 sequences = 3.1 GB of weights).
-func CacheBudget(budgets []Budget, maxBatch int) *Grid {
+func CacheBudget(budget gpt.CacheBudget, maxBatch int) *Grid {
 	var models []string
-	byModel := map[string][]Budget{}
-	for _, b := range budgets {
-		if _, ok := byModel[b.Model]; !ok {
-			models = append(models, b.Model)
+	byModel := map[string][]gpt.BudgetRow{}
+	for _, b := range budget.Rows {
+		if _, ok := byModel[b.Name]; !ok {
+			models = append(models, b.Name)
 		}
-		byModel[b.Model] = append(byModel[b.Model], b)
+		byModel[b.Name] = append(byModel[b.Name], b)
 	}
 	var plots []*plot.Plot
 	for _, m := range models {
@@ -52,12 +36,12 @@ func CacheBudget(budgets []Budget, maxBatch int) *Grid {
 		for i, b := range byModel[m] {
 			ys := make([]float64, maxBatch)
 			for k := range ys {
-				ys[k] = xs[k] * float64(b.CacheBytes) / 1e9
+				ys[k] = xs[k] * float64(b.PerSequence) / 1e9
 			}
-			line(p, fmt.Sprintf("KV cache %s (%s/seq)", b.DType, Bytes(float64(b.CacheBytes))), xs, ys, i, false)
-			w := float64(b.WeightBytes) / 1e9
-			hline(p, fmt.Sprintf("weights %s (%s)", b.DType, Bytes(float64(b.WeightBytes))), 1, float64(maxBatch), w, colorAt(i), true)
-			if c := b.Crossover(); c <= float64(maxBatch) {
+			line(p, fmt.Sprintf("KV cache %s (%s/seq)", b.Format, Bytes(float64(b.PerSequence))), xs, ys, i, false)
+			w := float64(b.Weights) / 1e9
+			hline(p, fmt.Sprintf("weights %s (%s)", b.Format, Bytes(float64(b.Weights))), 1, float64(maxBatch), w, colorAt(i), true)
+			if c := b.Equal; c <= float64(maxBatch) {
 				vline(p, c, 0, w, colorAt(i))
 				lbx, lby = append(lbx, c), append(lby, w)
 				lbt = append(lbt, fmt.Sprintf("≈%.1f seqs", c))
@@ -76,22 +60,22 @@ func CacheBudget(budgets []Budget, maxBatch int) *Grid {
 	return NewGrid("KV cache of a batch against the weights (full context)", 2, plots...)
 }
 
-// SliderBudget is the interactive budget: pick a model and a number format, raise the batch,
-// and watch the cache bar pass the weights.
-func SliderBudget(budgets []Budget, maxBatch int) *Slider {
+// SliderBudget is the interactive budget: pick a model and a number format, raise the batch
+// (1…maxBatch), and watch the cache bar pass the weights. Only budget.Rows are used.
+func SliderBudget(budget gpt.CacheBudget, maxBatch int) *Slider {
 	var models, dtypes []string
 	seen := map[string]bool{}
-	find := map[[2]string]Budget{}
-	for _, b := range budgets {
-		if !seen["m"+b.Model] {
-			seen["m"+b.Model] = true
-			models = append(models, b.Model)
+	find := map[[2]string]gpt.BudgetRow{}
+	for _, b := range budget.Rows {
+		if !seen["m"+b.Name] {
+			seen["m"+b.Name] = true
+			models = append(models, b.Name)
 		}
-		if !seen["d"+b.DType] {
-			seen["d"+b.DType] = true
-			dtypes = append(dtypes, b.DType)
+		if !seen["d"+b.Format] {
+			seen["d"+b.Format] = true
+			dtypes = append(dtypes, b.Format)
 		}
-		find[[2]string{b.Model, b.DType}] = b
+		find[[2]string{b.Name, b.Format}] = b
 	}
 	batches := make([]string, maxBatch)
 	for i := range batches {
@@ -122,11 +106,11 @@ func SliderBudget(budgets []Budget, maxBatch int) *Slider {
 
 // budgetFrame draws two bars, the weights and the caches of batch sequences, on an axis fixed
 // for the model so the cache bar visibly grows.
-func budgetFrame(b Budget, batch, maxBatch int) Frame {
+func budgetFrame(b gpt.BudgetRow, batch, maxBatch int) Frame {
 	p := plot.New()
 	p.X.Label.Text = "GB"
-	w := float64(b.WeightBytes) / 1e9
-	c := float64(batch) * float64(b.CacheBytes) / 1e9
+	w := float64(b.Weights) / 1e9
+	c := float64(batch) * float64(b.PerSequence) / 1e9
 	for i, v := range []float64{w, c} {
 		bar, _ := plotter.NewBarChart(plotter.Values{v}, vg.Points(22))
 		bar.Horizontal = true
@@ -137,9 +121,9 @@ func budgetFrame(b Budget, batch, maxBatch int) Frame {
 	}
 	p.NominalY("weights", fmt.Sprintf("cache × %d", batch))
 	p.X.Min = 0
-	p.X.Max = math.Max(w, float64(maxBatch)*float64(b.CacheBytes)/1e9) * 1.05
+	p.X.Max = math.Max(w, float64(maxBatch)*float64(b.PerSequence)/1e9) * 1.05
 	p.Add(plotter.NewGrid())
-	p.Title.Text = fmt.Sprintf("GPT-2 %s, %s", b.Model, b.DType)
+	p.Title.Text = fmt.Sprintf("GPT-2 %s, %s", b.Name, b.Format)
 	verdict := "below the weights"
 	if c >= w {
 		verdict = "past the weights"
@@ -147,6 +131,6 @@ func budgetFrame(b Budget, batch, maxBatch int) Frame {
 	return Frame{
 		SVG: SVGOf(p, 5*vg.Inch, 1.9*vg.Inch),
 		Caption: fmt.Sprintf("batch %d: caches %s vs weights %s, %s (they cross at ≈%.1f sequences)",
-			batch, Bytes(c*1e9), Bytes(w*1e9), verdict, b.Crossover()),
+			batch, Bytes(c*1e9), Bytes(w*1e9), verdict, b.Equal),
 	}
 }

@@ -3,31 +3,35 @@ package viz_test
 import (
 	"fmt"
 	"log"
+	"os"
+	"strings"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
 func ExampleCacheBudget() {
-	var budgets []viz.Budget
-	for _, name := range []string{"small", "medium", "large", "xl"} {
-		cfg := gpt.Presets[name]
-		for _, dt := range []struct {
-			name  string
-			bytes int64
-		}{{"fp32", 4}, {"bf16", 2}} {
-			budgets = append(budgets, viz.Budget{
-				Model: name, DType: dt.name, Positions: cfg.BlockSize,
-				WeightBytes: int64(cfg.NumParams()) * dt.bytes,
-				CacheBytes:  2 * int64(cfg.Layers*cfg.BlockSize*cfg.Channels) * dt.bytes,
-			})
-		}
-	}
-	fig := viz.CacheBudget(budgets, 16)
-	if err := viz.Save(fig, "testdata/budget.png"); err != nil {
+	budget := gpt.Budget(10, 1024)
+	if err := viz.Save(viz.CacheBudget(budget, 16), "testdata/budget.png"); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(budgets[7])
+	xl := budget.Rows[7]
+	fmt.Printf("%s %s: weights %s, cache %s per sequence, ≈%.0f sequences = the weights\n",
+		xl.Name, xl.Format, gpt.MB(xl.Weights), gpt.MB(xl.PerSequence), xl.Equal)
 	// Output:
-	// xl bf16: weights 3.12 GB, cache 315 MB per sequence of 1024 positions, ≈9.9 sequences = the weights
+	// xl bf16: weights 3.1 GB, cache 314.6 MB per sequence, ≈10 sequences = the weights
+}
+
+func ExampleSliderBudget() {
+	s := viz.SliderBudget(gpt.Budget(1, 1024), 16)
+	h := s.HTML()
+	if err := os.WriteFile("testdata/slider_budget.html", []byte(h), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	// The frame of XL, bf16, batch 10:
+	fmt.Println(len(s.Frames), "frames;", s.Frames[(3*2+1)*16+9].Caption)
+	fmt.Println(strings.Count(h, "<svg"), "SVG frames,", strings.Count(h, "<script>"), "script")
+	// Output:
+	// 128 frames; batch 10: caches 3.15 GB vs weights 3.12 GB, past the weights (they cross at ≈9.9 sequences)
+	// 128 SVG frames, 1 script
 }
