@@ -26,6 +26,10 @@ func TestGolden(t *testing.T) {
 	}{
 		{"budget.png", ExampleCacheBudget},
 		{"positions.png", ExamplePositions},
+		{"topn.png", ExampleTopTokens},
+		{"nucleus.png", ExampleTopP},
+		{"loss.png", ExampleLossCurve},
+		{"attention.png", ExampleAttentionMap},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

@@ -115,7 +115,6 @@ func SliderPositions(counts []PositionCount) *Slider {
 	return s
 }
 
-
 // commas writes n with thousands separators: 35456 → "35,456".
 func commas(n int) string {
 	if n < 0 {
