@@ -49,3 +49,37 @@ func crossentropyForward(probs, losses, logits []float32, targets []int, N, V in
 	}
 	return float32(total / float64(counted))
 }
+
+// crossentropySoftmaxBackward is the gradient of the mean loss with respect to the
+// logits (llm.c's crossentropy_softmax_backward): for every counted position n,
+//
+//	dlogits[n] += (probs[n] - onehot(target[n])) / count
+//
+// where count is the number of targets that are not IgnoreTarget; ignored rows get 0.
+//
+//	dlogits, probs (N, V)   targets (N)
+func crossentropySoftmaxBackward(dlogits, probs []float32, targets []int, N, V int) {
+	count := 0
+	for _, t := range targets[:N] {
+		if t != IgnoreTarget {
+			count++
+		}
+	}
+	if count == 0 {
+		return
+	}
+	dloss := 1 / float32(count)
+	parallelChunks(N, 16, func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			tgt := targets[n]
+			if tgt == IgnoreTarget {
+				continue
+			}
+			d, p := dlogits[n*V:(n+1)*V], probs[n*V:(n+1)*V]
+			for i := range d {
+				d[i] += p[i] * dloss
+			}
+			d[tgt] -= dloss
+		}
+	})
+}

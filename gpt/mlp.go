@@ -30,3 +30,21 @@ func geluNaive(out, inp []float32, N int) {
 
 // tanh32 is tanh for float32 arguments.
 func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
+
+// geluBackward is the gradient of geluForward (llm.c's gelu_backward). With
+// u = √(2/π)·(x + 0.044715·x³):
+//
+//	d gelu/dx = ½(1 + tanh u) + ½x·(1 - tanh²u)·√(2/π)·(1 + 3·0.044715·x²)
+//
+//	dinp, inp, dout (N)
+func geluBackward(dinp, inp, dout []float32, N int) {
+	parallelChunks(N, 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := inp[i]
+			u := geluScale * (x + 0.044715*x*x*x)
+			th := tanh32(u)
+			local := 0.5*(1+th) + 0.5*x*(1-th*th)*geluScale*(1+3*0.044715*x*x)
+			dinp[i] += local * dout[i]
+		}
+	})
+}
