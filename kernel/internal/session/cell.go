@@ -119,10 +119,11 @@ func isFuncDecl(toks []token.Token, i int) bool {
 	return false
 }
 
-// scopeFile is the file name every piece is parsed under. yaegi keeps imports per file, named
-// by the position of the piece's root (before the //line directive), so one name for all cells
-// makes an import visible to every later cell, while the directive names the cell in positions.
-const scopeFile = "cells.go"
+// scopeFile is the file name of every piece, in the parse and in the //line directive. yaegi
+// keeps imports per file name, looked up by the position of the node that uses them, so all
+// cells must share one name for an import to stay visible to later cells. Positions therefore
+// read "cell:2:5": line 2, column 5 of the cell being run.
+const scopeFile = "cell"
 
 // lineDirective positions the next line at offset off of src, in file name.
 func lineDirective(name, src string, off int) string {
@@ -160,6 +161,17 @@ func parsePieces(fset *token.FileSet, name, src string, pieces []piece) error {
 	}
 	sort.Sort(errs)
 	errs.RemoveMultiples()
+	if len(errs) > 1 {
+		// The wrapper's closing brace makes a follow-up error past the cell's end; drop it when
+		// the cell's own errors explain the failure.
+		kept := errs[:0]
+		for _, e := range errs {
+			if e.Msg != "expected '}', found 'EOF'" {
+				kept = append(kept, e)
+			}
+		}
+		errs = kept
+	}
 	return errs
 }
 

@@ -11,7 +11,7 @@ import (
 // cellCtx carries one cell through checking, rewriting and evaluation.
 type cellCtx struct {
 	s      *Session
-	name   string // position file name, e.g. "cell3"
+	name   string // position file name: scopeFile
 	src    string // the cell as written
 	id     int
 	pieces []piece
@@ -199,4 +199,6 @@ type rewriteState struct {
 	tmp               int                  // counter for fresh names
 	rangeUnknownAsInt bool                 // second attempt: ranges over unknown kinds are ints
 	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt
+	inFunc            int                  // >0 while rewriting inside a function body
+	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
 }

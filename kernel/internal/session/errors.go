@@ -13,7 +13,7 @@ import (
 // A cell fails in one of four ways, each one CellError: it does not parse (SyntaxError), yaegi
 // rejects it (CompileError, or Unsupported when the kernel knows the Go feature is missing), it
 // panics (Panic, GoroutinePanic, Exit), or it is interrupted (Interrupted). Positions are the
-// cell's own ("cell3:2:5" is line 2, column 5 of the third cell executed).
+// cell's own ("cell:2:5" is line 2, column 5).
 
 func syntaxError(err error) *CellError {
 	var lines []string

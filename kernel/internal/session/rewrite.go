@@ -32,7 +32,9 @@ func (c *cellCtx) rewritePiece(p *piece) {
 	case declPiece:
 		for _, d := range p.file.Decls {
 			if f, ok := d.(*ast.FuncDecl); ok && f.Body != nil {
+				c.inFunc++
 				f.Body.List = c.stmts(f.Body.List)
+				c.inFunc--
 			}
 		}
 		root = p.file
@@ -63,13 +65,20 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		}
 	case *ast.ForStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		c.loopVarFor(s)
+		if c.loopVarFor(s) {
+			return c.inFuncLit(s)
+		}
 	case *ast.RangeStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		c.loopVarRange(s)
+		copied := c.loopVarRange(s)
+		var out ast.Stmt = s
 		if f := c.rangeInt(s); f != nil {
-			return f
+			out = f
 		}
+		if copied {
+			return c.inFuncLit(out)
+		}
+		return out
 	case *ast.SwitchStmt:
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
@@ -83,7 +92,14 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 			cc.(*ast.CommClause).Body = c.stmts(cc.(*ast.CommClause).Body)
 		}
 	case *ast.LabeledStmt:
-		s.Stmt = c.stmt(s.Stmt)
+		c.inFunc++ // a labeled loop is wrapped as a whole, label included
+		inner := c.stmt(s.Stmt)
+		c.inFunc--
+		if c.copied[s.Stmt] {
+			s.Stmt = inner
+			return c.inFuncLit(s)
+		}
+		s.Stmt = inner
 	case *ast.GoStmt:
 		return c.goStmt(s)
 	}
@@ -100,7 +116,9 @@ func (c *cellCtx) funcLits(s ast.Stmt) {
 		case *ast.CaseClause, *ast.CommClause:
 			return false
 		case *ast.FuncLit:
+			c.inFunc++
 			n.Body.List = c.stmts(n.Body.List)
+			c.inFunc--
 			return false
 		}
 		return true
@@ -242,41 +260,71 @@ func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
 
 // --- per-iteration loop variables ----------------------------------------------------------
 
-// loopVarRange gives each iteration its own copies of the range variables when the body can
-// keep a reference to them.
-func (c *cellCtx) loopVarRange(s *ast.RangeStmt) {
-	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
-		return
+// inFuncLit wraps a loop whose body got per-iteration copies in func() { … }() when it runs in
+// the global scope: yaegi v0.16.1 mixes up the frame slots of closures that capture block
+// variables at the top level of a cell, and a function literal gives them a frame of their own.
+func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
+	if c.inFunc > 0 {
+		return s
 	}
-	c.copyLoopVars(s.Body, s.Key, s.Value)
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{s}},
+	}}}
+}
+
+// loopVarRange gives each iteration its own copies of the range variables when the body can
+// keep a reference to them. It reports whether it did.
+func (c *cellCtx) loopVarRange(s *ast.RangeStmt) bool {
+	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
+		return false
+	}
+	if !c.copyLoopVars(s.Body, s.Key, s.Value) {
+		return false
+	}
+	c.markCopied(s)
+	return true
+}
+
+func (c *cellCtx) markCopied(s ast.Stmt) {
+	if c.copied == nil {
+		c.copied = map[ast.Stmt]bool{}
+	}
+	c.copied[s] = true
 }
 
 // loopVarFor does the same for a three-clause loop. A body that assigns the variable itself is
 // left alone (the copy would not flow back into the loop's condition and post statement).
-func (c *cellCtx) loopVarFor(s *ast.ForStmt) {
+func (c *cellCtx) loopVarFor(s *ast.ForStmt) bool {
 	init, ok := s.Init.(*ast.AssignStmt)
 	if !ok || init.Tok != token.DEFINE || !capturesVars(s.Body) {
-		return
+		return false
 	}
 	for _, v := range init.Lhs {
 		if id, ok := v.(*ast.Ident); ok && assigns(s.Body, id.Name) {
-			return
+			return false
 		}
 	}
-	c.copyLoopVars(s.Body, init.Lhs...)
+	if !c.copyLoopVars(s.Body, init.Lhs...) {
+		return false
+	}
+	c.markCopied(s)
+	return true
 }
 
 // copyLoopVars renames the loop variables inside body to fresh names declared, at the top of the
 // body, as copies of them. (yaegi mishandles `i := i` in a loop body, hence the renaming.)
-func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) {
+func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) bool {
+	for _, v := range vars {
+		if id, ok := v.(*ast.Ident); ok && redeclares(body, id.Name) {
+			return false
+		}
+	}
 	var lhs, rhs []ast.Expr
 	for _, v := range vars {
 		id, ok := v.(*ast.Ident)
 		if !ok || id.Name == "_" {
 			continue
-		}
-		if redeclares(body, id.Name) {
-			return
 		}
 		c.tmp++
 		fresh := fmt.Sprintf("%s__%d", id.Name, c.tmp)
@@ -284,7 +332,7 @@ func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) {
 		lhs, rhs = append(lhs, ast.NewIdent(fresh)), append(rhs, ast.NewIdent(id.Name))
 	}
 	if len(lhs) == 0 {
-		return
+		return false
 	}
 	// `_ = x` keeps a copy that the body never reads legal.
 	decl := []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs}}
@@ -292,6 +340,7 @@ func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) {
 		decl = append(decl, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(l.(*ast.Ident).Name)}})
 	}
 	body.List = append(decl, body.List...)
+	return true
 }
 
 // capturesVars reports whether a loop body can keep a reference to its variables past the

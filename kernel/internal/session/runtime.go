@@ -74,11 +74,15 @@ func (s *Session) result(vals ...any) {
 // the stderr of the cell now running, or in the kernel log.
 func (s *Session) goPanic(cell int, v any) {
 	trace := s.trace.take()
-	err := &CellError{Name: "GoroutinePanic", Value: fmt.Sprintf("panic in a goroutine started by cell%d: %v", cell, v)}
-	err.Traceback = append([]string{err.Name + ": " + err.Value}, frames(trace)...)
 	s.runMu.Lock()
 	r := s.running
 	s.runMu.Unlock()
+	by := "this cell"
+	if r == nil || r.id != cell {
+		by = fmt.Sprintf("an earlier cell (execution #%d)", cell)
+	}
+	err := &CellError{Name: "GoroutinePanic", Value: fmt.Sprintf("panic in a goroutine started by %s: %v", by, v)}
+	err.Traceback = append([]string{err.Name + ": " + err.Value}, frames(trace)...)
 	switch {
 	case r != nil && r.id == cell:
 		r.cancel(err)

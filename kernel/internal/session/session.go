@@ -29,7 +29,7 @@ type Session struct {
 	mu    sync.Mutex // held by Execute, Complete, Inspect
 	in    *interp.Interpreter
 	fset  *token.FileSet
-	cells int // cells executed, names positions: cell1, cell2, …
+	cells int // cells executed
 
 	imports map[string]string // import path → name it is used under, for imports already run
 	types   map[string]string // type name → source of its declaration, for redefinitions
@@ -101,6 +101,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	defer cancel(nil)
 	run := &cellRun{id: s.cells, sink: sink, cancel: cancel}
 	s.setRunning(run)
+	flushCapture() // output written between cells goes to the log, not to this cell
 	setSink(sink)
 	display.SetPublisher(sink)
 	defer func() {
@@ -111,7 +112,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	}()
 	s.trace.take()
 
-	trailing, err := s.run(ctx, run, fmt.Sprintf("cell%d", run.id), code)
+	trailing, err := s.run(ctx, run, scopeFile, code)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +233,7 @@ func (p *compilePanic) Error() string { return fmt.Sprint(p.value) }
 // isVoidResult reports whether compiling the trailing-expression capture failed because the
 // expression has no value (a call of a function without results).
 func isVoidResult(err error) bool {
-	return strings.Contains(err.Error(), "cannot use func()")
+	return strings.Contains(err.Error(), " as type ()")
 }
 
 // exitError is the panic value of os.Exit called from a cell.
@@ -242,7 +243,7 @@ func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 
 // evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
 func (s *Session) evalPrelude() error {
-	f, err := parser.ParseFile(s.fset, scopeFile, "package main\n//line prelude:1:1\n"+prelude, 0)
+	f, err := parser.ParseFile(s.fset, scopeFile, "package main\n//line "+scopeFile+":1:1\n"+prelude, 0)
 	if err != nil {
 		return err
 	}
