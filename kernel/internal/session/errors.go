@@ -130,4 +130,3 @@ func skipFrame(fn string) bool {
 }
 
 func joinLines(l []string) string { return strings.Join(l, "\n") + "\n" }
-

@@ -119,7 +119,6 @@ func (f *stderrFilter) Write(b []byte) (int, error) {
 	return os.Stderr.Write(b)
 }
 
-
 // traceBuffer collects interpreted panic frames, innermost first.
 type traceBuffer struct {
 	mu     sync.Mutex
