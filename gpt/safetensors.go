@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"math/bits"
@@ -262,6 +263,40 @@ func (s *Safetensors) Lookup(name string) (SafeTensor, bool) {
 		return SafeTensor{}, false
 	}
 	return s.Tensors[i], true
+}
+
+// HTML lists the file's tensors in data order (name, dtype, shape, numbers) and its
+// metadata, for a notebook cell.
+func (s *Safetensors) HTML() string {
+	var b strings.Builder
+	total := 0
+	b.WriteString("<table><tr><th>tensor</th><th>dtype</th><th>shape</th><th>numbers</th></tr>")
+	for _, t := range s.Tensors {
+		total += t.Len()
+		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td>%v</td><td style=\"text-align:right\">%s</td></tr>",
+			html.EscapeString(t.Name), html.EscapeString(string(t.Dtype)), t.Shape, Commas(t.Len()))
+	}
+	fmt.Fprintf(&b, "<tr><td><b>%d tensors</b></td><td></td><td></td><td style=\"text-align:right\"><b>%s</b></td></tr>",
+		len(s.Tensors), Commas(total))
+	keys := make([]string, 0, len(s.Metadata))
+	for k := range s.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "<tr><td colspan=\"2\"><i>__metadata__</i> %s</td><td colspan=\"2\">%s</td></tr>",
+			html.EscapeString(k), html.EscapeString(s.Metadata[k]))
+	}
+	b.WriteString("</table>")
+	return b.String()
+}
+
+func (s *Safetensors) String() string {
+	total := 0
+	for _, t := range s.Tensors {
+		total += t.Len()
+	}
+	return fmt.Sprintf("%s: %d tensors, %s numbers, %d metadata keys", s.Name, len(s.Tensors), Commas(total), len(s.Metadata))
 }
 
 // chunkBytes is how much of a tensor is read at a time: 1 MB.
