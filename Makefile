@@ -12,7 +12,7 @@ export CGO_LDFLAGS := -lopenblas
 # tensors), OpenBLAS (matrix products), Chromium (the browser test).
 APT_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-nbclient \
 	jupyter-nbconvert python3-ipykernel python3-jupyter-kernel-test python3-numpy \
-	python3-pytest libopenblas-dev chromium
+	python3-pytest python3-yaml libopenblas-dev chromium
 
 .PHONY: all build build-purego deps notebook test test-go test-python generate bench reproduce clean
 

@@ -1,0 +1,251 @@
+package gpt
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// Causal self-attention. c_attn has already produced q|k|v side by side for every
+// position; each head h reads its HS channels of q, k and v. For a query at position t,
+// head h:
+//
+//	scores_j = q_t·k_j / √HS   for j ≤ t (the causal mask: no key from the future)
+//	p        = softmax(scores)
+//	out_t    = Σ_j p_j·v_j
+//
+// The kernel is fused and causal: it takes the queries qBlock at a time, computes the
+// scores of the block against the keys up to its last position only (one gemm), masks
+// and normalises them in place, and multiplies by the values (a second gemm). Only a
+// qBlock×T strip of scores exists at a time, never the T×T matrix, and the work above
+// the diagonal is skipped except inside the diagonal block. Blocks of all heads are
+// spread over the cores.
+
+// qBlock is how many queries the fused kernel handles per step.
+const qBlock = 64
+
+// attentionForward is the causal self-attention of B sequences of T positions:
+//
+//	out (B, T, C)        heads side by side, before attn.c_proj
+//	att (B, NH, T, T)    the attention probabilities, saved for the backward pass; nil
+//	                     when not training (then no T×T matrix is ever allocated)
+//	qkv (B, T, 3*C)      q|k|v from attn.c_attn
+func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
+	HS := C / NH
+	nBlocks := (T + qBlock - 1) / qBlock
+	scratch := make([][]float32, workers())
+	parallelFor(B*NH*nBlocks, func(w, i int) {
+		b, h, blk := i/(NH*nBlocks), i/nBlocks%NH, i%nBlocks
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, qBlock*T)
+		}
+		t0 := blk * qBlock
+		nq := min(qBlock, T-t0)
+		base := b * T * 3 * C
+		var a []float32
+		if att != nil {
+			a = att[((b*NH+h)*T+t0)*T:]
+		}
+		attendBlock(out[(b*T+t0)*C+h*HS:], C, a, T,
+			qkv[base+t0*3*C+h*HS:], 3*C,
+			qkv[base+C+h*HS:], 3*C,
+			qkv[base+2*C+h*HS:], 3*C,
+			nq, t0, HS, scratch[w])
+	})
+}
+
+// attentionCached is the attention of n new positions pos0…pos0+n-1 of one sequence whose
+// keys and values for positions 0…pos0+n-1 are in the cache of this layer:
+//
+//	out    (n, C)
+//	qkv    (n, 3*C)        only q is read; k and v were copied into the cache
+//	kc, vc (pos0+n, C)     the layer's keys and values
+func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
+	HS := C / NH
+	nBlocks := (n + qBlock - 1) / qBlock
+	scratch := make([][]float32, workers())
+	parallelFor(NH*nBlocks, func(w, i int) {
+		h, blk := i/nBlocks, i%nBlocks
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, qBlock*(pos0+n))
+		}
+		t0 := blk * qBlock
+		nq := min(qBlock, n-t0)
+		attendBlock(out[t0*C+h*HS:], C, nil, 0,
+			qkv[t0*3*C+h*HS:], 3*C,
+			kc[h*HS:], C,
+			vc[h*HS:], C,
+			nq, pos0+t0, HS, scratch[w])
+	})
+}
+
+// attendBlock is the fused kernel for one head and nq consecutive queries, the first at
+// absolute position pos (keys and values start at position 0). Rows are strided:
+//
+//	out (nq, HS) stride outS    q (nq, HS) stride qS    k, v (pos+nq, HS) strides kS, vS
+//	att (nq, attS)              probabilities written when not nil (zero past the mask)
+//	s   scratch of at least nq·(pos+nq)
+func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, qS int,
+	k []float32, kS int, v []float32, vS int, nq, pos, HS int, s []float32) {
+	m := pos + nq // keys visible to the last query
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	impl := blas32.Implementation()
+	if nq == 1 {
+		// One query (the cached decode step): two matrix-vector products.
+		impl.Sgemv(blas.NoTrans, m, HS, scale, k, kS, q, 1, 0, s[:m], 1)
+		softmaxCausal(s[:m], m)
+		impl.Sgemv(blas.Trans, m, HS, 1, v, vS, s, 1, 0, out[:HS], 1)
+	} else {
+		// scores (nq, m) = q·kᵀ/√HS
+		impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, scale, q, qS, k, kS, 0, s, m)
+		for r := 0; r < nq; r++ {
+			softmaxCausal(s[r*m:(r+1)*m], pos+r+1)
+		}
+		// out (nq, HS) = p·v
+		impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, 1, s, m, v, vS, 0, out, outS)
+	}
+	if att != nil {
+		for r := 0; r < nq; r++ {
+			row := att[r*attS : r*attS+attS]
+			n := copy(row, s[r*m:(r+1)*m])
+			clear(row[n:])
+		}
+	}
+}
+
+// softmaxCausal replaces row[:n] by its softmax and zeroes row[n:], the masked future.
+func softmaxCausal(row []float32, n int) {
+	mx := float32(math.Inf(-1))
+	for _, x := range row[:n] {
+		mx = max(mx, x)
+	}
+	var sum float32
+	for j, x := range row[:n] {
+		e := exp32(x - mx)
+		row[j] = e
+		sum += e
+	}
+	inv := 1 / sum
+	for j := range row[:n] {
+		row[j] *= inv
+	}
+	clear(row[n:])
+}
+
+// attentionNaive is the reference for attentionForward, llm.c's loops in float64,
+// filling the whole (B, NH, T, T) att.
+func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
+	HS := C / NH
+	scale := 1 / math.Sqrt(float64(HS))
+	sc := make([]float64, T)
+	for b := 0; b < B; b++ {
+		for t := 0; t < T; t++ {
+			for h := 0; h < NH; h++ {
+				q := qkv[(b*T+t)*3*C+h*HS:]
+				mx := math.Inf(-1)
+				for j := 0; j <= t; j++ {
+					k := qkv[(b*T+j)*3*C+C+h*HS:]
+					var d float64
+					for i := 0; i < HS; i++ {
+						d += float64(q[i]) * float64(k[i])
+					}
+					sc[j] = d * scale
+					mx = math.Max(mx, sc[j])
+				}
+				var sum float64
+				for j := 0; j <= t; j++ {
+					sc[j] = math.Exp(sc[j] - mx)
+					sum += sc[j]
+				}
+				o := out[(b*T+t)*C+h*HS:]
+				for i := 0; i < HS; i++ {
+					var acc float64
+					for j := 0; j <= t; j++ {
+						acc += sc[j] / sum * float64(qkv[(b*T+j)*3*C+2*C+h*HS+i])
+					}
+					o[i] = float32(acc)
+				}
+				if att != nil {
+					row := att[((b*NH+h)*T+t)*T : ((b*NH+h)*T+t+1)*T]
+					for j := range row {
+						row[j] = 0
+						if j <= t {
+							row[j] = float32(sc[j] / sum)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// exp32 is e^x in float32 to about one ulp (Cephes' expf: x = k·ln2 + r, |r| ≤ ln2/2,
+// e^r by a degree-6 polynomial, 2^k put in the exponent bits). It underflows to 0 below
+// -87.3, which the softmax relies on for masked or far-below-max scores.
+func exp32(x float32) float32 {
+	if x > 88.37 {
+		return float32(math.Inf(1))
+	}
+	if x < -87.33 {
+		return 0
+	}
+	fx := float32(math.Floor(float64(x*1.44269504088896341 + 0.5)))
+	x -= fx * 0.693359375
+	x -= fx * -2.12194440e-4
+	z := x * x
+	y := ((((1.9875691500e-4*x+1.3981999507e-3)*x+8.3334519073e-3)*x+4.1665795894e-2)*x+1.6666665459e-1)*x + 5.0000001201e-1
+	y = y*z + x + 1
+	return y * math.Float32frombits(uint32(int32(fx)+127)<<23)
+}
+
+// attentionBackward is the gradient of attentionForward (llm.c's attention_backward),
+// one head of one sequence per task, in blocks of qBlock queries like the forward so that
+// the work above the causal diagonal is skipped. For a block of queries with
+// probabilities P (saved in att), scores S = Q·Kᵀ/√HS and output Y = P·V:
+//
+//	dP = dY·Vᵀ           dV += Pᵀ·dY
+//	dS = P ⊙ (dP - rowsum(P ⊙ dP))      (the softmax backward; zero past the mask)
+//	dQ += dS·K/√HS       dK += dSᵀ·Q/√HS
+//
+//	dqkv (B, T, 3*C)   dout (B, T, C)   qkv (B, T, 3*C)   att (B, NH, T, T)
+func attentionBackward(dqkv, dout, qkv, att []float32, B, T, C, NH int) {
+	HS := C / NH
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	impl := blas32.Implementation()
+	scratch := make([][]float32, workers())
+	parallelFor(B*NH, func(w, i int) {
+		b, h := i/NH, i%NH
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, qBlock*T)
+		}
+		ds := scratch[w]
+		base := b * T * 3 * C
+		q, k, v := qkv[base+h*HS:], qkv[base+C+h*HS:], qkv[base+2*C+h*HS:]
+		dq, dk, dv := dqkv[base+h*HS:], dqkv[base+C+h*HS:], dqkv[base+2*C+h*HS:]
+		for t0 := 0; t0 < T; t0 += qBlock {
+			nq := min(qBlock, T-t0)
+			m := t0 + nq                 // keys visible to the block's last query
+			p := att[((b*NH+h)*T+t0)*T:] // (nq, T) rows, stride T
+			dy := dout[(b*T+t0)*C+h*HS:] // (nq, HS), stride C
+			// dP (nq, m) = dY·Vᵀ
+			impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, 1, dy, C, v, 3*C, 0, ds, m)
+			// dV (m, HS) += Pᵀ·dY
+			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, 1, p, T, dy, C, 1, dv, 3*C)
+			// softmax backward, row by row
+			for r := 0; r < nq; r++ {
+				pr, dr := p[r*T:r*T+m], ds[r*m:(r+1)*m]
+				var dot float32
+				for j := range dr {
+					dot += pr[j] * dr[j]
+				}
+				for j := range dr {
+					dr[j] = pr[j] * (dr[j] - dot)
+				}
+			}
+			// dQ (nq, HS) += dS·K·scale;  dK (m, HS) += dSᵀ·Q·scale
+			impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, scale, ds, m, k, 3*C, 1, dq[t0*3*C:], 3*C)
+			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, scale, ds, m, q[t0*3*C:], 3*C, 1, dk, 3*C)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package gpt
+
+import "fmt"
+
+// Config is the shape of a GPT-2: everything needed to lay out its parameters.
+type Config struct {
+	VocabSize int // V, e.g. 50257
+	BlockSize int // the longest context, e.g. 1024 (rows of wpe)
+	Layers    int // L, e.g. 12 transformer blocks
+	Heads     int // NH, e.g. 12 attention heads per block
+	Channels  int // C, e.g. 768; the head size HS is C/NH
+}
+
+// The four sizes OpenAI released, and small teaching sizes that train on a laptop.
+var (
+	Small  = Config{VocabSize: 50257, BlockSize: 1024, Layers: 12, Heads: 12, Channels: 768}
+	Medium = Config{VocabSize: 50257, BlockSize: 1024, Layers: 24, Heads: 16, Channels: 1024}
+	Large  = Config{VocabSize: 50257, BlockSize: 1024, Layers: 36, Heads: 20, Channels: 1280}
+	XL     = Config{VocabSize: 50257, BlockSize: 1024, Layers: 48, Heads: 25, Channels: 1600}
+
+	// Tiny is small enough for gradient checks and quick tests: 2 blocks, width 32.
+	Tiny = Config{VocabSize: 512, BlockSize: 64, Layers: 2, Heads: 4, Channels: 32}
+	// Mini is the teaching size of the model shipped in testdata/: 6 blocks, width 192.
+	Mini = Config{VocabSize: 4096, BlockSize: 256, Layers: 6, Heads: 6, Channels: 192}
+)
+
+// Presets names the configurations above the way a notebook or the command line spells them.
+var Presets = map[string]Config{
+	"small": Small, "medium": Medium, "large": Large, "xl": XL, "tiny": Tiny, "mini": Mini,
+}
+
+// HeadSize is HS = C/NH, e.g. 64.
+func (c Config) HeadSize() int { return c.Channels / c.Heads }
+
+// Validate reports the first impossible setting.
+func (c Config) Validate() error {
+	switch {
+	case c.VocabSize <= 0:
+		return fmt.Errorf("gpt: config: vocab size %d, want > 0", c.VocabSize)
+	case c.BlockSize <= 0:
+		return fmt.Errorf("gpt: config: block size %d, want > 0", c.BlockSize)
+	case c.Layers <= 0:
+		return fmt.Errorf("gpt: config: %d layers, want > 0", c.Layers)
+	case c.Heads <= 0:
+		return fmt.Errorf("gpt: config: %d heads, want > 0", c.Heads)
+	case c.Channels <= 0 || c.Channels%c.Heads != 0:
+		return fmt.Errorf("gpt: config: %d channels is not a positive multiple of %d heads", c.Channels, c.Heads)
+	}
+	return nil
+}
+
+func (c Config) String() string {
+	return fmt.Sprintf("GPT-2 config: vocab %d, block %d, %d layers, %d heads, width %d",
+		c.VocabSize, c.BlockSize, c.Layers, c.Heads, c.Channels)
+}

@@ -1,0 +1,20 @@
+// Package gpt is GPT-2, written to be read beside a notebook: the configuration, the
+// parameters in one slab with views named after the Hugging Face checkpoint, the forward
+// pass with its loss, the backward pass and AdamW, the KV cache, the generation loop and
+// the sampling policy, and safetensors checkpoints.
+//
+// It follows OpenAI's GPT-2 exactly: learned position embeddings, pre-LayerNorm blocks,
+// LayerNorm with eps 1e-5 and a bias, GELU in its tanh approximation, and a token table
+// that doubles as the output layer. The references it was checked against are the Hugging
+// Face checkpoint layout, nanoGPT's model.py and llm.c's train_gpt2.c.
+//
+// Letters used in shape comments, defined once:
+//
+//	B  batch size           T  time (positions)     C  channels (width)
+//	V  vocabulary size      NH attention heads      HS head size, C/NH
+//	L  layers (blocks)
+//
+// Usage:
+//
+//	fmt.Println(gpt.Count(gpt.Small)) // 124,439,808 parameters tied, 163,037,184 untied
+package gpt

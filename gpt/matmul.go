@@ -1,0 +1,196 @@
+package gpt
+
+import (
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// Every matrix product of the model goes through gonum's blas32, which is gonum's pure-Go
+// BLAS unless the package is built with the `openblas` tag (matmul_openblas.go), which
+// registers OpenBLAS through gonum's netlib bindings. A product of one row (the cached
+// decode step) is a matrix-vector product (gemv), which BLAS libraries run much faster
+// than a one-row gemm.
+
+// matmulForward computes out = inp·w + bias, the Conv1D of GPT-2 (llm.c's matmul_forward):
+//
+//	out  (N, OC)
+//	inp  (N, C)
+//	w    (C, OC)   checkpoint layout [in, out], row-major
+//	bias (OC)      or nil
+func matmulForward(out, inp, w, bias []float32, N, C, OC int) {
+	out = out[:N*OC]
+	if bias != nil {
+		for n := 0; n < N; n++ {
+			copy(out[n*OC:(n+1)*OC], bias[:OC])
+		}
+	}
+	beta := float32(0)
+	if bias != nil {
+		beta = 1
+	}
+	if N == 1 {
+		// y (OC) = wᵀ·x, split over the cores by output columns.
+		parallelChunks(OC, 256, func(lo, hi int) {
+			blas32.Implementation().Sgemv(blas.Trans, C, hi-lo, 1, w[lo:], OC, inp, 1, beta, out[lo:hi], 1)
+		})
+		return
+	}
+	gemmRows(N, func(lo, hi int) {
+		blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, OC, C,
+			1, inp[lo*C:], C, w, OC, beta, out[lo*OC:], OC)
+	})
+}
+
+// matmulNaive is the reference for matmulForward: three loops, float64 sums.
+func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
+	for n := 0; n < N; n++ {
+		for o := 0; o < OC; o++ {
+			var s float64
+			if bias != nil {
+				s = float64(bias[o])
+			}
+			for i := 0; i < C; i++ {
+				s += float64(inp[n*C+i]) * float64(w[i*OC+o])
+			}
+			out[n*OC+o] = float32(s)
+		}
+	}
+}
+
+// logitsForward applies the tied output layer: out = inp·wteᵀ (GPT-2's lm_head has no bias).
+//
+//	out (N, V)
+//	inp (N, C)   after ln_f
+//	wte (V, C)
+func logitsForward(out, inp, wte []float32, N, C, V int) {
+	if N == 1 {
+		parallelChunks(V, 1024, func(lo, hi int) {
+			blas32.Implementation().Sgemv(blas.NoTrans, hi-lo, C, 1, wte[lo*C:], C, inp, 1, 0, out[lo:hi], 1)
+		})
+		return
+	}
+	gemmRows(N, func(lo, hi int) {
+		blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, hi-lo, V, C,
+			1, inp[lo*C:], C, wte, C, 0, out[lo*V:], V)
+	})
+}
+
+// logitsNaive is the reference for logitsForward.
+func logitsNaive(out, inp, wte []float32, N, C, V int) {
+	for n := 0; n < N; n++ {
+		for v := 0; v < V; v++ {
+			var s float64
+			for i := 0; i < C; i++ {
+				s += float64(inp[n*C+i]) * float64(wte[v*C+i])
+			}
+			out[n*V+v] = float32(s)
+		}
+	}
+}
+
+// workers is how many goroutines the kernels split work over: one per core.
+func workers() int { return runtime.GOMAXPROCS(0) }
+
+// parallelChunks splits [0, n) into one contiguous chunk per worker (each at least
+// minChunk long) and runs fn on them concurrently.
+func parallelChunks(n, minChunk int, fn func(lo, hi int)) {
+	w := workers()
+	if w > n/minChunk {
+		w = n / minChunk
+	}
+	if w <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < w; i++ {
+		lo, hi := n*i/w, n*(i+1)/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// parallelFor runs fn(worker, i) for every i in [0, n), handing indices to one goroutine
+// per core; worker (0 ≤ worker < workers()) lets fn use per-goroutine scratch.
+func parallelFor(n int, fn func(worker, i int)) {
+	w := workers()
+	if w > n {
+		w = n
+	}
+	if w <= 1 {
+		for i := 0; i < n; i++ {
+			fn(0, i)
+		}
+		return
+	}
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				fn(k, i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// matmulBackward is the gradient of matmulForward, out = inp·w + bias (llm.c's
+// matmul_backward), as three products:
+//
+//	dinp  (N, C)  += dout · wᵀ      dout (N, OC)
+//	dw    (C, OC) += inpᵀ · dout    inp  (N, C)    w (C, OC)
+//	dbias (OC)    += Σ_n dout[n]    (dbias nil: no bias)
+//
+// dinp is split over the cores by rows, dw by its rows (the input channels).
+func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
+	impl := blas32.Implementation()
+	gemmRows(N, func(lo, hi int) {
+		impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
+	})
+	parallelChunks(C, 8, func(lo, hi int) {
+		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
+	})
+	if dbias != nil {
+		parallelChunks(OC, 64, func(lo, hi int) {
+			for n := 0; n < N; n++ {
+				d := dout[n*OC+lo : n*OC+hi]
+				db := dbias[lo:hi]
+				for o := range d {
+					db[o] += d[o]
+				}
+			}
+		})
+	}
+}
+
+// logitsBackward is the gradient of logitsForward, out = inp·wteᵀ:
+//
+//	dinp (N, C) += dout · wte       dout (N, V)
+//	dwte (V, C) += doutᵀ · inp      inp (N, C)   wte (V, C)
+func logitsBackward(dinp, dwte, dout, inp, wte []float32, N, C, V int) {
+	impl := blas32.Implementation()
+	gemmRows(N, func(lo, hi int) {
+		impl.Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, C, V, 1, dout[lo*V:], V, wte, C, 1, dinp[lo*C:], C)
+	})
+	parallelChunks(V, 64, func(lo, hi int) {
+		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, C, N, 1, dout[lo:], V, inp, C, 1, dwte[lo*C:], C)
+	})
+}

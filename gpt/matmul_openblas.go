@@ -1,0 +1,28 @@
+//go:build openblas
+
+package gpt
+
+/*
+#cgo LDFLAGS: -lopenblas
+void openblas_set_num_threads(int num_threads);
+*/
+import "C"
+
+import (
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/netlib/blas/netlib"
+)
+
+// With the openblas build tag, every blas32 call goes to OpenBLAS (cgo). OpenBLAS runs
+// single-threaded and the model splits each product over the cores with goroutines, so
+// OpenBLAS's threads never compete with the goroutines of the attention kernel.
+func init() {
+	blas32.Use(netlib.Implementation{})
+	C.openblas_set_num_threads(1)
+}
+
+// gemmRows splits a gemm over the rows [0, N) of its output, one chunk per core.
+func gemmRows(N int, fn func(lo, hi int)) { parallelChunks(N, 16, fn) }
+
+// BLAS names the matrix-product implementation this build uses.
+const BLAS = "OpenBLAS (cgo)"

@@ -1,0 +1,50 @@
+package gpt
+
+import "math"
+
+// The MLP of a block is c_fc (C → 4C), GELU, c_proj (4C → C); the two products are
+// matmulForward calls in block.go. This file holds the nonlinearity.
+
+// geluScale is sqrt(2/π), the constant of GELU's tanh approximation.
+var geluScale = float32(math.Sqrt(2 / math.Pi))
+
+// geluForward applies GELU in its tanh approximation, as OpenAI's GPT-2 and Hugging Face
+// do (llm.c's gelu_forward): out = ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), both (N).
+func geluForward(out, inp []float32, N int) {
+	parallelChunks(N, 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := inp[i]
+			u := geluScale * (x + 0.044715*x*x*x)
+			out[i] = 0.5 * x * (1 + tanh32(u))
+		}
+	})
+}
+
+// geluNaive is the reference for geluForward, in float64 with math.Tanh.
+func geluNaive(out, inp []float32, N int) {
+	for i := 0; i < N; i++ {
+		x := float64(inp[i])
+		out[i] = float32(0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x))))
+	}
+}
+
+// tanh32 is tanh for float32 arguments.
+func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
+
+// geluBackward is the gradient of geluForward (llm.c's gelu_backward). With
+// u = √(2/π)·(x + 0.044715·x³):
+//
+//	d gelu/dx = ½(1 + tanh u) + ½x·(1 - tanh²u)·√(2/π)·(1 + 3·0.044715·x²)
+//
+//	dinp, inp, dout (N)
+func geluBackward(dinp, inp, dout []float32, N int) {
+	parallelChunks(N, 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := inp[i]
+			u := geluScale * (x + 0.044715*x*x*x)
+			th := tanh32(u)
+			local := 0.5*(1+th) + 0.5*x*(1-th*th)*geluScale*(1+3*0.044715*x*x)
+			dinp[i] += local * dout[i]
+		}
+	})
+}

@@ -1,0 +1,34 @@
+package gpt
+
+// Precision is the number format a model computes in.
+type Precision int
+
+const (
+	// FP32: weights and activations in float32.
+	FP32 Precision = iota
+	// BF16: weights stored as bfloat16 (2 bytes per parameter) and every activation rounded
+	// to bfloat16 after each op, with products accumulated in float32, as a bf16 run on a
+	// CPU does.
+	BF16
+)
+
+func (p Precision) String() string {
+	switch p {
+	case FP32:
+		return "fp32"
+	case BF16:
+		return "bf16"
+	}
+	return "Precision(?)"
+}
+
+// The accessors below hide the precision from the forward passes: in FP32 they return the
+// parameter views and do no rounding.
+
+// rounder returns the function applied to every op's output.
+func (m *Model) rounder() func([]float32) {
+	if m.Precision == BF16 {
+		return roundBF16
+	}
+	return func([]float32) {}
+}

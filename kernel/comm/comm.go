@@ -1,0 +1,220 @@
+// Package comm is the kernel's side of Jupyter comms: named two-way channels between Go code in
+// the kernel and JavaScript in the notebook, the transport widgets are built on.
+//
+// Go code registers a target; when the frontend opens a comm to it, the target's open function
+// receives the new Comm and hooks its handlers:
+//
+//	comm.Register("echo", func(c *comm.Comm, data map[string]any) {
+//		c.OnMsg(func(data map[string]any) { c.Send(data) })
+//	})
+//
+// The kernel opens comms too (comm.Open), for a widget created by a cell. The kernel installs
+// the Transport that puts comm_open / comm_msg / comm_close on the wire; without one, sends are
+// dropped. The API is non-generic so the interpreter can call it.
+package comm
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// A Transport sends comm messages to the frontend; the kernel implements it.
+type Transport interface {
+	Open(id, target string, data map[string]any)
+	Msg(id string, data map[string]any)
+	Close(id string, data map[string]any)
+}
+
+// A Comm is one open channel.
+type Comm struct {
+	ID     string
+	Target string
+
+	mu      sync.Mutex
+	onMsg   func(data map[string]any)
+	onClose func(data map[string]any)
+	closed  bool
+}
+
+var (
+	mu        sync.Mutex
+	transport Transport
+	targets   = map[string]func(c *Comm, data map[string]any){}
+	comms     = map[string]*Comm{}
+)
+
+// SetTransport installs the kernel's transport.
+func SetTransport(t Transport) {
+	mu.Lock()
+	transport = t
+	mu.Unlock()
+}
+
+func currentTransport() Transport {
+	mu.Lock()
+	defer mu.Unlock()
+	return transport
+}
+
+// Register makes target openable from the frontend; open runs for each comm_open to it.
+// Registering a target again replaces its open function.
+func Register(target string, open func(c *Comm, data map[string]any)) {
+	mu.Lock()
+	targets[target] = open
+	mu.Unlock()
+}
+
+// Unregister removes target; comms already open stay open.
+func Unregister(target string) {
+	mu.Lock()
+	delete(targets, target)
+	mu.Unlock()
+}
+
+// Targets lists the registered target names, sorted.
+func Targets() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	names := make([]string, 0, len(targets))
+	for t := range targets {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Open opens a comm from the kernel side to a target the frontend knows.
+func Open(target string, data map[string]any) *Comm {
+	c := &Comm{ID: newID(), Target: target}
+	mu.Lock()
+	comms[c.ID] = c
+	t := transport
+	mu.Unlock()
+	if t != nil {
+		t.Open(c.ID, target, data)
+	}
+	return c
+}
+
+// OnMsg sets the handler for messages from the frontend.
+func (c *Comm) OnMsg(f func(data map[string]any)) {
+	c.mu.Lock()
+	c.onMsg = f
+	c.mu.Unlock()
+}
+
+// OnClose sets the handler run when the frontend closes the comm.
+func (c *Comm) OnClose(f func(data map[string]any)) {
+	c.mu.Lock()
+	c.onClose = f
+	c.mu.Unlock()
+}
+
+// Send sends data to the frontend; after Close it does nothing.
+func (c *Comm) Send(data map[string]any) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if t := currentTransport(); t != nil && !closed {
+		t.Msg(c.ID, data)
+	}
+}
+
+// Close closes the comm from the kernel side.
+func (c *Comm) Close(data map[string]any) {
+	if !c.markClosed() {
+		return
+	}
+	if t := currentTransport(); t != nil {
+		t.Close(c.ID, data)
+	}
+}
+
+// markClosed forgets the comm and reports whether it was open.
+func (c *Comm) markClosed() bool {
+	c.mu.Lock()
+	was := !c.closed
+	c.closed = true
+	c.mu.Unlock()
+	mu.Lock()
+	delete(comms, c.ID)
+	mu.Unlock()
+	return was
+}
+
+// HandleOpen serves a comm_open from the frontend. An unknown target is an error; the kernel
+// then answers with comm_close, as the protocol asks.
+func HandleOpen(id, target string, data map[string]any) error {
+	mu.Lock()
+	open, ok := targets[target]
+	c := &Comm{ID: id, Target: target}
+	if ok {
+		comms[id] = c
+	}
+	mu.Unlock()
+	if !ok {
+		return fmt.Errorf("comm: open %s: no target %q registered", id, target)
+	}
+	open(c, data)
+	return nil
+}
+
+// HandleMsg serves a comm_msg from the frontend.
+func HandleMsg(id string, data map[string]any) error {
+	c := lookup(id)
+	if c == nil {
+		return fmt.Errorf("comm: message to %s: no such comm", id)
+	}
+	c.mu.Lock()
+	f := c.onMsg
+	c.mu.Unlock()
+	if f != nil {
+		f(data)
+	}
+	return nil
+}
+
+// HandleClose serves a comm_close from the frontend.
+func HandleClose(id string, data map[string]any) error {
+	c := lookup(id)
+	if c == nil {
+		return fmt.Errorf("comm: close %s: no such comm", id)
+	}
+	c.markClosed()
+	c.mu.Lock()
+	f := c.onClose
+	c.mu.Unlock()
+	if f != nil {
+		f(data)
+	}
+	return nil
+}
+
+// Info lists open comms as id → target, only those of target when it is not empty
+// (the comm_info_reply).
+func Info(target string) map[string]string {
+	mu.Lock()
+	defer mu.Unlock()
+	out := map[string]string{}
+	for id, c := range comms {
+		if target == "" || c.Target == target {
+			out[id] = c.Target
+		}
+	}
+	return out
+}
+
+func lookup(id string) *Comm {
+	mu.Lock()
+	defer mu.Unlock()
+	return comms[id]
+}
+
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,39 @@
+package comm_test
+
+import (
+	"fmt"
+
+	"github.com/gptnotes/gptnotes/kernel/comm"
+)
+
+// wire prints what the kernel would send.
+type wire struct{}
+
+func (wire) Open(id, target string, data map[string]any) { fmt.Println("comm_open", target, data) }
+func (wire) Msg(id string, data map[string]any)          { fmt.Println("comm_msg", data) }
+func (wire) Close(id string, data map[string]any)        { fmt.Println("comm_close", data) }
+
+func Example() {
+	comm.SetTransport(wire{})
+	defer comm.SetTransport(nil)
+
+	// An echo target: every message the frontend sends comes back doubled.
+	comm.Register("echo", func(c *comm.Comm, data map[string]any) {
+		c.OnMsg(func(data map[string]any) {
+			c.Send(map[string]any{"value": data["value"].(float64) * 2})
+		})
+	})
+
+	// What the kernel does when the frontend opens a comm and sends to it.
+	comm.HandleOpen("c1", "echo", nil)
+	comm.HandleMsg("c1", map[string]any{"value": 21.0})
+	fmt.Println(comm.Info("echo"))
+	comm.HandleClose("c1", nil)
+	fmt.Println(comm.Info(""), comm.HandleMsg("c1", nil))
+	fmt.Println(comm.HandleOpen("c2", "nope", nil))
+	// Output:
+	// comm_msg map[value:42]
+	// map[c1:echo]
+	// map[] comm: message to c1: no such comm
+	// comm: open c2: no target "nope" registered
+}

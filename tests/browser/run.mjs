@@ -1,0 +1,64 @@
+// Drives Jupyter's classic notebook UI in Debian's headless Chromium, as a student would:
+// open a notebook, Cell → Run All from the menu, wait for the kernel to finish, check that no
+// cell shows an error (cells tagged raises-exception may), wait for figures, take a screenshot.
+//
+//   node run.mjs BASE_URL TOKEN OUTDIR NOTEBOOK...
+// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot"}.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+
+const [base, token, outdir, ...notebooks] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+let failed = false;
+try {
+  for (const nb of notebooks) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('dialog', d => d.accept());
+    await page.goto(`${base}/notebooks/${encodeURI(nb)}?token=${token}`);
+    // The kernel is ready when the notebook's kernel indicator says idle.
+    await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+      Jupyter.notebook.kernel.is_connected() && document.querySelector('#kernel_indicator_icon.kernel_idle_icon'),
+      null, { timeout: 60000 });
+    // Trust the notebook (File → Trust Notebook → Trust) so the scripts of HTML outputs, the
+    // interactive figures, run as they would for a student who trusts it.
+    if (await page.evaluate(() => Jupyter.notebook.trusted === false)) {
+      await page.click('#filelink');
+      await page.click('#trust_notebook a');
+      await page.locator('.modal.in .modal-footer button', { hasText: 'Trust' }).last().click({ force: true });
+      await page.waitForSelector('.modal-backdrop', { state: 'detached' });
+    }
+    // Cell → Run All, through the menu.
+    await page.click('#celllink');
+    await page.click('#run_all_cells a');
+    // Done when no prompt shows [*] and the kernel is idle again.
+    await page.waitForFunction(() => {
+      const busy = [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*'));
+      return !busy && document.querySelector('#kernel_indicator_icon.kernel_idle_icon');
+    }, null, { timeout: 180000, polling: 500 });
+    const report = await page.evaluate(() => {
+      const cells = Jupyter.notebook.get_cells().filter(c => c.cell_type === 'code');
+      const errors = [];
+      for (const c of cells) {
+        const tags = (c.metadata.tags || []);
+        if (tags.includes('raises-exception')) continue;
+        if (c.element[0].querySelector('.output_error, .output_stderr')) {
+          errors.push(c.get_text().slice(0, 200) + ' → ' + c.element[0].querySelector('.output_area').innerText.slice(0, 400));
+        }
+      }
+      const images = document.querySelectorAll('.output_png img, .output_svg svg, .output_html svg, .output_html img').length;
+      return { cells: cells.length, errors, images };
+    });
+    const shot = path.join(outdir, nb.replace(/\.ipynb$/, '') + '.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot }));
+    if (report.errors.length) failed = true;
+    await page.close();
+  }
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
