@@ -40,7 +40,7 @@ const (
 )
 
 // dtypeSizes lists every dtype of the safetensors format with its bytes per element; the
-// header check accepts them all, ReadFloat32 converts F32, F16, BF16 and F64.
+// header check accepts them all, ReadFloat32 converts the three above.
 var dtypeSizes = map[Dtype]int{
 	"BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1,
 	"I16": 2, "U16": 2, "F16": 2, "BF16": 2,
@@ -267,20 +267,20 @@ func (s *Safetensors) Lookup(name string) (SafeTensor, bool) {
 // chunkBytes is how much of a tensor is read at a time: 1 MB.
 const chunkBytes = 1 << 20
 
-// ReadFloat32 reads tensor t into dst, converting F16, BF16 and F64 to float32; dst must
+// ReadFloat32 reads tensor t into dst, converting F16 and BF16 to float32; dst must
 // hold exactly t.Len() numbers. The file is read in 1 MB chunks converted into place.
 func (s *Safetensors) ReadFloat32(t SafeTensor, dst []float32) error {
 	if len(dst) != t.Len() {
 		return s.errorf(t.Name, "shape %v holds %d numbers, destination %d", t.Shape, t.Len(), len(dst))
 	}
-	return s.readRange(t, 0, dst, make([]byte, chunkBytes))
+	return s.readRange(t, 0, dst, make([]byte, min(chunkBytes, max(8, len(dst)*t.Dtype.Size()))))
 }
 
 // readRange reads elements [start, start+len(dst)) of t into dst, using buf as scratch.
 func (s *Safetensors) readRange(t SafeTensor, start int, dst []float32, buf []byte) error {
 	size := t.Dtype.Size()
 	switch t.Dtype {
-	case DtypeF32, DtypeF16, DtypeBF16, "F64":
+	case DtypeF32, DtypeF16, DtypeBF16:
 	default:
 		return s.errorf(t.Name, "dtype %s, want F32, F16 or BF16", t.Dtype)
 	}
@@ -312,10 +312,6 @@ func decodeFloats(dst []float32, b []byte, dtype Dtype) {
 	case DtypeBF16:
 		for i := range dst {
 			dst[i] = bf16ToFloat32(binary.LittleEndian.Uint16(b[2*i:]))
-		}
-	case "F64":
-		for i := range dst {
-			dst[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])))
 		}
 	}
 }
