@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"math/bits"
@@ -40,7 +41,7 @@ const (
 )
 
 // dtypeSizes lists every dtype of the safetensors format with its bytes per element; the
-// header check accepts them all, ReadFloat32 converts F32, F16, BF16 and F64.
+// header check accepts them all, ReadFloat32 converts the three above.
 var dtypeSizes = map[Dtype]int{
 	"BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1,
 	"I16": 2, "U16": 2, "F16": 2, "BF16": 2,
@@ -264,23 +265,57 @@ func (s *Safetensors) Lookup(name string) (SafeTensor, bool) {
 	return s.Tensors[i], true
 }
 
+// HTML lists the file's tensors in data order (name, dtype, shape, numbers) and its
+// metadata, for a notebook cell.
+func (s *Safetensors) HTML() string {
+	var b strings.Builder
+	total := 0
+	b.WriteString("<table><tr><th>tensor</th><th>dtype</th><th>shape</th><th>numbers</th></tr>")
+	for _, t := range s.Tensors {
+		total += t.Len()
+		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td>%v</td><td style=\"text-align:right\">%s</td></tr>",
+			html.EscapeString(t.Name), html.EscapeString(string(t.Dtype)), t.Shape, Commas(t.Len()))
+	}
+	fmt.Fprintf(&b, "<tr><td><b>%d tensors</b></td><td></td><td></td><td style=\"text-align:right\"><b>%s</b></td></tr>",
+		len(s.Tensors), Commas(total))
+	keys := make([]string, 0, len(s.Metadata))
+	for k := range s.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "<tr><td colspan=\"2\"><i>__metadata__</i> %s</td><td colspan=\"2\">%s</td></tr>",
+			html.EscapeString(k), html.EscapeString(s.Metadata[k]))
+	}
+	b.WriteString("</table>")
+	return b.String()
+}
+
+func (s *Safetensors) String() string {
+	total := 0
+	for _, t := range s.Tensors {
+		total += t.Len()
+	}
+	return fmt.Sprintf("%s: %d tensors, %s numbers, %d metadata keys", s.Name, len(s.Tensors), Commas(total), len(s.Metadata))
+}
+
 // chunkBytes is how much of a tensor is read at a time: 1 MB.
 const chunkBytes = 1 << 20
 
-// ReadFloat32 reads tensor t into dst, converting F16, BF16 and F64 to float32; dst must
+// ReadFloat32 reads tensor t into dst, converting F16 and BF16 to float32; dst must
 // hold exactly t.Len() numbers. The file is read in 1 MB chunks converted into place.
 func (s *Safetensors) ReadFloat32(t SafeTensor, dst []float32) error {
 	if len(dst) != t.Len() {
 		return s.errorf(t.Name, "shape %v holds %d numbers, destination %d", t.Shape, t.Len(), len(dst))
 	}
-	return s.readRange(t, 0, dst, make([]byte, chunkBytes))
+	return s.readRange(t, 0, dst, make([]byte, min(chunkBytes, max(8, len(dst)*t.Dtype.Size()))))
 }
 
 // readRange reads elements [start, start+len(dst)) of t into dst, using buf as scratch.
 func (s *Safetensors) readRange(t SafeTensor, start int, dst []float32, buf []byte) error {
 	size := t.Dtype.Size()
 	switch t.Dtype {
-	case DtypeF32, DtypeF16, DtypeBF16, "F64":
+	case DtypeF32, DtypeF16, DtypeBF16:
 	default:
 		return s.errorf(t.Name, "dtype %s, want F32, F16 or BF16", t.Dtype)
 	}
@@ -312,10 +347,6 @@ func decodeFloats(dst []float32, b []byte, dtype Dtype) {
 	case DtypeBF16:
 		for i := range dst {
 			dst[i] = bf16ToFloat32(binary.LittleEndian.Uint16(b[2*i:]))
-		}
-	case "F64":
-		for i := range dst {
-			dst[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])))
 		}
 	}
 }

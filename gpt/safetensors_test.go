@@ -279,3 +279,18 @@ func FuzzReadSafetensors(f *testing.F) {
 		s.fill(p, plan)
 	})
 }
+
+// HTML lists every tensor and metadata key, escaping what the file says.
+func TestSafetensorsHTML(t *testing.T) {
+	s, err := readBytes(writeBytes(t, []Tensor{{Name: "<b>x</b>", Shape: []int{2, 3}, Data: make([]float32, 6)}}, DtypeBF16,
+		map[string]string{"tokenizer": "gpt2 & co"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.HTML()
+	for _, want := range []string{"<code>&lt;b&gt;x&lt;/b&gt;</code></td><td>BF16</td><td>[2 3]</td>", "<b>1 tensors</b>", "tokenizer</td><td colspan=\"2\">gpt2 &amp; co</td>"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, h)
+		}
+	}
+}
