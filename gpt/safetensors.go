@@ -53,7 +53,7 @@ var dtypeSizes = map[Dtype]int{
 func (d Dtype) Size() int { return dtypeSizes[d] }
 
 // MaxHeaderBytes bounds the JSON header, as the safetensors library does: 100 MB.
-const MaxHeaderBytes = 100 << 20
+const MaxHeaderBytes = 100_000_000
 
 // SafeTensor is one entry of a safetensors header.
 type SafeTensor struct {
@@ -120,7 +120,7 @@ func ReadSafetensors(r io.ReaderAt, size int64, name string) (*Safetensors, erro
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
 	if n > MaxHeaderBytes {
-		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes>>20)
+		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes/1_000_000)
 	}
 	if int64(n) > size-8 {
 		return nil, s.errorf("", "header length %d runs past the end of the file (%d bytes); truncated?", n, size)

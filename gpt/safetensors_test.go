@@ -191,7 +191,7 @@ func TestSafetensorsMalformed(t *testing.T) {
 		{"truncated", good[:len(good)-4], "tensor b: data_offsets [16 28] run past the end of the file (the data section has 24 bytes); truncated?"},
 		{"truncated header", good[:20], "runs past the end of the file (20 bytes)"},
 		{"header length past the end", withLength(1 << 20), "header length 1048576 runs past the end of the file"},
-		{"header over 100 MB", withLength(100<<20 + 1), "header length 104857601 is over the 100 MB limit"},
+		{"header over 100 MB", withLength(100_000_001), "header length 100000001 is over the 100 MB limit"},
 		{"header length huge", withLength(math.MaxUint64), "is over the 100 MB limit"},
 		{"bad JSON", rawFile(`{"a": {"dtype": "F32",`, nil), "header is not a JSON object"},
 		{"not an object", rawFile(`[1, 2]`, nil), "header is not a JSON object"},
