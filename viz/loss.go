@@ -37,6 +37,6 @@ func LossCurve(history []gpt.StepResult, vocab int) *plot.Plot {
 		p.Y.Max = 1.12 * lnV
 	}
 	p.Y.Min = 0
-	p.Legend.YOffs = -vg.Points(4)
+	p.Legend.YOffs = -vg.Points(22)
 	return p
 }

@@ -83,6 +83,8 @@ func studyRows() []studyRow {
 			study: "repeats its own sentence", run: rowGreedyRepeats},
 		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
 			study: "temperature 0.8, top-k 200, no top-p"},
+		{name: "loss-curve", section: secExtra, figure: "training loss curve (notebook figure, not a study row)",
+			study: "—", run: rowLossCurve},
 	}
 }
 
@@ -811,3 +813,61 @@ func shippedModelPath() (string, error) {
 // promptFor is the prompt the trained-model rows start from: 11 fixed token ids below the
 // model's vocabulary.
 func (r *reproducer) promptFor(m *gpt.Model) []int { return tokens(11, m.Config.VocabSize) }
+
+// ---- Figures of the notebooks
+
+// rowLossCurve trains a byte-level gpt.Tiny on the Go source of the strings package for a
+// few hundred steps and draws its loss curve: the figure the training notebook updates live.
+func rowLossCurve(r *reproducer) (rowResult, error) {
+	dir := filepath.Join(gpt.GoSourceDir(), "strings")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		return rowResult{}, fmt.Errorf("no Go source in %s: %v", dir, err)
+	}
+	var text []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return rowResult{}, err
+		}
+		text = append(text, b...)
+	}
+	ids := make([]int32, len(text))
+	for i, b := range text {
+		ids[i] = int32(b)
+	}
+	cut := len(ids) * 9 / 10
+	cfg := gpt.Tiny
+	cfg.VocabSize = 256 // bytes
+	m, err := gpt.New(cfg)
+	if err != nil {
+		return rowResult{}, err
+	}
+	m.Init(1, true)
+	const steps = 300
+	t, err := gpt.NewTrainer(m, ids[:cut], ids[cut:], gpt.TrainOptions{Batch: 8, SeqLen: 64, Steps: steps, LR: 3e-3,
+		Seed: 1, EvalEvery: 50, EvalBatches: 4})
+	if err != nil {
+		return rowResult{}, err
+	}
+	for i := 0; i < steps; i++ {
+		res, err := t.Step()
+		if err != nil {
+			return rowResult{}, err
+		}
+		if res.Step%50 == 0 {
+			v, err := t.Evaluate()
+			if err != nil {
+				return rowResult{}, err
+			}
+			t.History[len(t.History)-1].ValLoss = v
+		}
+	}
+	if err := r.save(viz.LossCurve(t.History, cfg.VocabSize), "loss"); err != nil {
+		return rowResult{}, err
+	}
+	first, last := t.History[0], t.History[len(t.History)-1]
+	return rowResult{ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
+		first.Loss, last.Loss, steps, last.ValLoss, math.Log(256)),
+		model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), figures: []string{"loss"}}, nil
+}
