@@ -55,3 +55,23 @@ func ExampleLoadHF() {
 	fmt.Println(m.Config)
 	// Output: GPT-2 config: vocab 300, block 32, 2 layers, 2 heads, width 16
 }
+
+// OpenSafetensors reads only the header: the tensors' names, dtypes, shapes and where
+// their bytes are. HTML renders the same as a table in a notebook.
+func ExampleOpenSafetensors() {
+	s, err := gpt.OpenSafetensors("testdata/reference/model-prefixed.safetensors")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	fmt.Println(s)
+	for _, t := range s.Tensors[:3] {
+		fmt.Println(t.Name, t.Dtype, t.Shape, t.Begin, t.End)
+	}
+	// Output:
+	// testdata/reference/model-prefixed.safetensors: 31 tensors, 16,706 numbers, 1 metadata keys
+	// lm_head.weight F32 [300 16] 0 19200
+	// transformer.h.0.attn.c_attn.bias F32 [48] 19200 19392
+	// transformer.h.0.attn.c_attn.weight F32 [16 48] 19392 22464
+}

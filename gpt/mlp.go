@@ -32,9 +32,12 @@ func geluNaive(out, inp []float32, N int) {
 func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
 
 // geluBackward is the gradient of geluForward (llm.c's gelu_backward). With
-// u = √(2/π)·(x + 0.044715·x³):
+// u = √(2/π)·(x + 0.044715·x³) and s = ½(1 + tanh u) = 1/(1 + e^(-2u)):
 //
-//	d gelu/dx = ½(1 + tanh u) + ½x·(1 - tanh²u)·√(2/π)·(1 + 3·0.044715·x²)
+//	d gelu/dx = ½(1 + tanh u) + ½x·(1 - tanh²u)·du/dx
+//	          = s + 2x·s·(1-s)·√(2/π)·(1 + 3·0.044715·x²)
+//
+// using 1 - tanh²u = 4s(1-s), so one float32 exponential per element, like the forward.
 //
 //	dinp, inp, dout (N)
 func geluBackward(dinp, inp, dout []float32, N int) {
@@ -42,8 +45,8 @@ func geluBackward(dinp, inp, dout []float32, N int) {
 		for i := lo; i < hi; i++ {
 			x := inp[i]
 			u := geluScale * (x + 0.044715*x*x*x)
-			th := tanh32(u)
-			local := 0.5*(1+th) + 0.5*x*(1-th*th)*geluScale*(1+3*0.044715*x*x)
+			s := 1 / (1 + exp32(-2*u))
+			local := s + 2*x*s*(1-s)*geluScale*(1+3*0.044715*x*x)
 			dinp[i] += local * dout[i]
 		}
 	})

@@ -2,10 +2,12 @@ package gpt
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"math/bits"
@@ -52,7 +54,7 @@ var dtypeSizes = map[Dtype]int{
 func (d Dtype) Size() int { return dtypeSizes[d] }
 
 // MaxHeaderBytes bounds the JSON header, as the safetensors library does: 100 MB.
-const MaxHeaderBytes = 100 << 20
+const MaxHeaderBytes = 100_000_000
 
 // SafeTensor is one entry of a safetensors header.
 type SafeTensor struct {
@@ -119,7 +121,7 @@ func ReadSafetensors(r io.ReaderAt, size int64, name string) (*Safetensors, erro
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
 	if n > MaxHeaderBytes {
-		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes>>20)
+		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes/1_000_000)
 	}
 	if int64(n) > size-8 {
 		return nil, s.errorf("", "header length %d runs past the end of the file (%d bytes); truncated?", n, size)
@@ -143,11 +145,27 @@ type headerEntry struct {
 }
 
 func (s *Safetensors) parseHeader(header []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(header, &raw); err != nil {
-		return s.errorf("", "header is not a JSON object: %v", err)
+	// A decoder rather than a map, so entries are checked in file order (the first problem
+	// reported is always the same one) and a name given twice is caught.
+	dec := json.NewDecoder(bytes.NewReader(header))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return s.errorf("", "header is not a JSON object: %s", jsonProblem(tok, err))
 	}
-	for name, msg := range raw {
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return s.errorf("", "header is not a JSON object: %v", err)
+		}
+		name, _ := tok.(string) // inside an object the decoder only returns string keys
+		var msg json.RawMessage
+		if err := dec.Decode(&msg); err != nil {
+			return s.errorf("", "header is not a JSON object: %v", err)
+		}
+		if seen[name] {
+			return s.errorf(name, "appears twice in the header")
+		}
+		seen[name] = true
 		if name == "__metadata__" {
 			if err := json.Unmarshal(msg, &s.Metadata); err != nil {
 				return s.errorf("", "__metadata__ must map strings to strings: %v", err)
@@ -159,6 +177,12 @@ func (s *Safetensors) parseHeader(header []byte) error {
 			return err
 		}
 		s.Tensors = append(s.Tensors, t)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return s.errorf("", "header is not a JSON object: %v", err)
+	}
+	if tok, err := dec.Token(); err != io.EOF { // only the spaces that pad the header may follow
+		return s.errorf("", "header has more after its JSON object: %s", jsonProblem(tok, err))
 	}
 	if s.Metadata == nil { // "__metadata__": null
 		s.Metadata = map[string]string{}
@@ -178,6 +202,14 @@ func (s *Safetensors) parseHeader(header []byte) error {
 		s.byName[t.Name] = i
 	}
 	return nil
+}
+
+// jsonProblem describes what a JSON decoder found instead of what was wanted.
+func jsonProblem(tok json.Token, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("found %v", tok)
 }
 
 // parseEntry checks one tensor's dtype, shape and byte range against each other.
@@ -262,6 +294,40 @@ func (s *Safetensors) Lookup(name string) (SafeTensor, bool) {
 		return SafeTensor{}, false
 	}
 	return s.Tensors[i], true
+}
+
+// HTML lists the file's tensors in data order (name, dtype, shape, numbers) and its
+// metadata, for a notebook cell.
+func (s *Safetensors) HTML() string {
+	var b strings.Builder
+	total := 0
+	b.WriteString("<table><tr><th>tensor</th><th>dtype</th><th>shape</th><th>numbers</th></tr>")
+	for _, t := range s.Tensors {
+		total += t.Len()
+		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td>%v</td><td style=\"text-align:right\">%s</td></tr>",
+			html.EscapeString(t.Name), html.EscapeString(string(t.Dtype)), t.Shape, Commas(t.Len()))
+	}
+	fmt.Fprintf(&b, "<tr><td><b>%d tensors</b></td><td></td><td></td><td style=\"text-align:right\"><b>%s</b></td></tr>",
+		len(s.Tensors), Commas(total))
+	keys := make([]string, 0, len(s.Metadata))
+	for k := range s.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "<tr><td colspan=\"2\"><i>__metadata__</i> %s</td><td colspan=\"2\">%s</td></tr>",
+			html.EscapeString(k), html.EscapeString(s.Metadata[k]))
+	}
+	b.WriteString("</table>")
+	return b.String()
+}
+
+func (s *Safetensors) String() string {
+	total := 0
+	for _, t := range s.Tensors {
+		total += t.Len()
+	}
+	return fmt.Sprintf("%s: %d tensors, %s numbers, %d metadata keys", s.Name, len(s.Tensors), Commas(total), len(s.Metadata))
 }
 
 // chunkBytes is how much of a tensor is read at a time: 1 MB.

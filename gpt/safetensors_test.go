@@ -191,10 +191,15 @@ func TestSafetensorsMalformed(t *testing.T) {
 		{"truncated", good[:len(good)-4], "tensor b: data_offsets [16 28] run past the end of the file (the data section has 24 bytes); truncated?"},
 		{"truncated header", good[:20], "runs past the end of the file (20 bytes)"},
 		{"header length past the end", withLength(1 << 20), "header length 1048576 runs past the end of the file"},
-		{"header over 100 MB", withLength(100<<20 + 1), "header length 104857601 is over the 100 MB limit"},
+		{"header over 100 MB", withLength(100_000_001), "header length 100000001 is over the 100 MB limit"},
 		{"header length huge", withLength(math.MaxUint64), "is over the 100 MB limit"},
 		{"bad JSON", rawFile(`{"a": {"dtype": "F32",`, nil), "header is not a JSON object"},
-		{"not an object", rawFile(`[1, 2]`, nil), "header is not a JSON object"},
+		{"not an object", rawFile(`[1, 2]`, nil), "header is not a JSON object: found ["},
+		{"empty header", rawFile(``, nil), "header is not a JSON object: EOF"},
+		{"two objects", rawFile(`{} {}`, nil), "header has more after its JSON object: found {"},
+		{"unclosed", rawFile(`{"__metadata__":{}`, nil), "header is not a JSON object: EOF"},
+		{"name twice", rawFile(`{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"a":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}}`, data16), "tensor a: appears twice in the header"},
+		{"first problem in file order", rawFile(`{"z":{"dtype":"F33","shape":[4],"data_offsets":[0,16]},"a":{"dtype":"F34","shape":[4],"data_offsets":[0,16]}}`, data16), `tensor z: unknown dtype "F33"`},
 		{"unknown dtype", rawFile(`{"a":{"dtype":"F33","shape":[4],"data_offsets":[0,16]}}`, data16), `tensor a: unknown dtype "F33"`},
 		{"shape against offsets", rawFile(`{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}`, data16), "tensor a: data_offsets [0 16] hold 16 bytes, shape [3] of F32 needs 12"},
 		{"overlap", rawFile(`{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}`, data16[:12]), "tensor b: data_offsets [4 12] overlap tensor a, which ends at 8"},
@@ -278,4 +283,19 @@ func FuzzReadSafetensors(f *testing.F) {
 		}
 		s.fill(p, plan)
 	})
+}
+
+// HTML lists every tensor and metadata key, escaping what the file says.
+func TestSafetensorsHTML(t *testing.T) {
+	s, err := readBytes(writeBytes(t, []Tensor{{Name: "<b>x</b>", Shape: []int{2, 3}, Data: make([]float32, 6)}}, DtypeBF16,
+		map[string]string{"tokenizer": "gpt2 & co"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.HTML()
+	for _, want := range []string{"<code>&lt;b&gt;x&lt;/b&gt;</code></td><td>BF16</td><td>[2 3]</td>", "<b>1 tensors</b>", "tokenizer</td><td colspan=\"2\">gpt2 &amp; co</td>"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, h)
+		}
+	}
 }

@@ -30,6 +30,8 @@ func TestGolden(t *testing.T) {
 		{"nucleus.png", ExampleTopP},
 		{"loss.png", ExampleLossCurve},
 		{"attention.png", ExampleAttentionMap},
+		{"precision.png", ExamplePrecisionDivergence},
+		{"caching.png", ExampleCachingDifference},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gptnotes/gptnotes/gpt"
+
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -18,6 +20,16 @@ type PositionCount struct {
 
 // Ratio is Uncached/Cached, e.g. 133.3 for 256 new tokens.
 func (c PositionCount) Ratio() float64 { return float64(c.Uncached) / float64(c.Cached) }
+
+// CountPositions lists gpt.Positions for a prompt of promptLen tokens and each number of new tokens.
+func CountPositions(promptLen int, newTokens []int) []PositionCount {
+	var cs []PositionCount
+	for _, n := range newTokens {
+		un, ca := gpt.Positions(promptLen, n)
+		cs = append(cs, PositionCount{Prompt: promptLen, NewTokens: n, Uncached: un, Cached: ca})
+	}
+	return cs
+}
 
 // A DecodeTiming is the measured wall time of the two loops for one number of new tokens.
 type DecodeTiming struct {

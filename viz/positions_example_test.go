@@ -9,26 +9,12 @@ import (
 	"github.com/gptnotes/gptnotes/viz"
 )
 
-// positionCounts counts positions the way a generation loop pushes them: the uncached loop
-// re-runs the whole context at every step, the cached loop runs the prompt once, then one token.
-func positionCounts(prompt int, news []int) []viz.PositionCount {
-	var cs []viz.PositionCount
-	for _, n := range news {
-		un := 0
-		for step := 0; step < n; step++ {
-			un += prompt + step
-		}
-		cs = append(cs, viz.PositionCount{Prompt: prompt, NewTokens: n, Uncached: un, Cached: prompt + n - 1})
-	}
-	return cs
-}
-
 func ExamplePositions() {
 	var news []int
 	for n := 16; n <= 512; n += 16 {
 		news = append(news, n)
 	}
-	counts := positionCounts(11, news)
+	counts := viz.CountPositions(11, news)
 	// Timings as measured on a laptop in the study (cached 1 s per 64 tokens, for the figure).
 	timings := []viz.DecodeTiming{
 		{NewTokens: 64, Cached: 1400 * time.Millisecond, Uncached: 4060 * time.Millisecond},
@@ -49,7 +35,7 @@ func ExampleSliderPositions() {
 	for n := 16; n <= 512; n += 16 {
 		news = append(news, n)
 	}
-	s := viz.SliderPositions(positionCounts(11, news))
+	s := viz.SliderPositions(viz.CountPositions(11, news))
 	if err := os.WriteFile("testdata/slider_positions.html", []byte(s.HTML()), 0o644); err != nil {
 		log.Fatal(err)
 	}

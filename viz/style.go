@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,7 +28,34 @@ func newPlot(title, x, y string) *plot.Plot {
 // logY puts the y axis on a log scale with powers-of-ten ticks.
 func logY(p *plot.Plot) {
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = powersOfTen{}
+}
+
+// powersOfTen marks a log axis at every power of ten, labelled 0.001, 0.01 … 1000, or 1e-05
+// and 1e+06 past those, with unlabelled minor ticks at 2…9 times each.
+type powersOfTen struct{}
+
+func (powersOfTen) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	if min <= 0 || max <= 0 {
+		return ts
+	}
+	for k := int(math.Floor(math.Log10(min))); k <= int(math.Ceil(math.Log10(max))); k++ {
+		v := math.Pow10(k)
+		if v >= min && v <= max {
+			label := strconv.FormatFloat(v, 'f', -1, 64)
+			if k < -3 || k > 5 {
+				label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: label})
+		}
+		for m := 2; m <= 9; m++ {
+			if w := float64(m) * v; w >= min && w <= max {
+				ts = append(ts, plot.Tick{Value: w})
+			}
+		}
+	}
+	return ts
 }
 
 // line adds a solid (dash 0) or dashed line through xs, ys, in colour i, named in the legend.

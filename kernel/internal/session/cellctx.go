@@ -196,6 +196,7 @@ func (c *cellCtx) compileError(err error) *CellError {
 // (fields used by the rewrites)
 type rewriteState struct {
 	kinds             map[string]valueKind // variables the cell declares → kind
+	declTypes         map[string]ast.Expr  // variables the cell declares with a type → the type
 	tmp               int                  // counter for fresh names
 	rangeUnknownAsInt bool                 // second attempt: ranges over unknown kinds are ints
 	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -85,6 +86,9 @@ func New() (*Session, error) {
 	}
 	if err := s.evalPrelude(); err != nil {
 		return nil, fmt.Errorf("session: prelude: %w", err)
+	}
+	if _, err := s.in.Compile(slicesSource); err != nil {
+		return nil, fmt.Errorf("session: package slices: %w", err)
 	}
 	return s, nil
 }
@@ -240,6 +244,12 @@ func isVoidResult(err error) bool {
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
+
+// slicesSource replaces the generic functions of the standard library's slices package, which
+// yaegi v0.16.1 cannot run, with one-type-parameter versions (see slices.go.txt).
+//
+//go:embed slices.go.txt
+var slicesSource string
 
 // evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
 func (s *Session) evalPrelude() error {
