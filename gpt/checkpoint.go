@@ -307,7 +307,10 @@ func Save(path string, m *Model, meta map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("gpt: save %s: %w", path, err)
 	}
-	err = writeSafetensors(f, srcs, dtype, all)
+	err = f.Chmod(0o644) // CreateTemp's 0600 would hide a shipped model from other users
+	if err == nil {
+		err = writeSafetensors(f, srcs, dtype, all)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -377,6 +377,9 @@ func TestSaveLoad(t *testing.T) {
 	if ratio := float64(b.Size()) / float64(a.Size()); math.Abs(ratio-0.5) > 0.01 {
 		t.Errorf("BF16 file is %.3f× the F32 one, want 0.5", ratio)
 	}
+	if a.Mode().Perm() != 0o644 {
+		t.Errorf("saved file mode %v, want -rw-r--r--", a.Mode().Perm())
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("Save left %d files in its directory, want 2", len(entries))
 	}

@@ -2,6 +2,7 @@ package gpt
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -53,7 +54,7 @@ var dtypeSizes = map[Dtype]int{
 func (d Dtype) Size() int { return dtypeSizes[d] }
 
 // MaxHeaderBytes bounds the JSON header, as the safetensors library does: 100 MB.
-const MaxHeaderBytes = 100 << 20
+const MaxHeaderBytes = 100_000_000
 
 // SafeTensor is one entry of a safetensors header.
 type SafeTensor struct {
@@ -120,7 +121,7 @@ func ReadSafetensors(r io.ReaderAt, size int64, name string) (*Safetensors, erro
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
 	if n > MaxHeaderBytes {
-		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes>>20)
+		return nil, s.errorf("", "header length %d is over the %d MB limit", n, MaxHeaderBytes/1_000_000)
 	}
 	if int64(n) > size-8 {
 		return nil, s.errorf("", "header length %d runs past the end of the file (%d bytes); truncated?", n, size)
@@ -144,11 +145,27 @@ type headerEntry struct {
 }
 
 func (s *Safetensors) parseHeader(header []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(header, &raw); err != nil {
-		return s.errorf("", "header is not a JSON object: %v", err)
+	// A decoder rather than a map, so entries are checked in file order (the first problem
+	// reported is always the same one) and a name given twice is caught.
+	dec := json.NewDecoder(bytes.NewReader(header))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return s.errorf("", "header is not a JSON object: %s", jsonProblem(tok, err))
 	}
-	for name, msg := range raw {
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return s.errorf("", "header is not a JSON object: %v", err)
+		}
+		name, _ := tok.(string) // inside an object the decoder only returns string keys
+		var msg json.RawMessage
+		if err := dec.Decode(&msg); err != nil {
+			return s.errorf("", "header is not a JSON object: %v", err)
+		}
+		if seen[name] {
+			return s.errorf(name, "appears twice in the header")
+		}
+		seen[name] = true
 		if name == "__metadata__" {
 			if err := json.Unmarshal(msg, &s.Metadata); err != nil {
 				return s.errorf("", "__metadata__ must map strings to strings: %v", err)
@@ -160,6 +177,12 @@ func (s *Safetensors) parseHeader(header []byte) error {
 			return err
 		}
 		s.Tensors = append(s.Tensors, t)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return s.errorf("", "header is not a JSON object: %v", err)
+	}
+	if tok, err := dec.Token(); err != io.EOF { // only the spaces that pad the header may follow
+		return s.errorf("", "header has more after its JSON object: %s", jsonProblem(tok, err))
 	}
 	if s.Metadata == nil { // "__metadata__": null
 		s.Metadata = map[string]string{}
@@ -179,6 +202,14 @@ func (s *Safetensors) parseHeader(header []byte) error {
 		s.byName[t.Name] = i
 	}
 	return nil
+}
+
+// jsonProblem describes what a JSON decoder found instead of what was wanted.
+func jsonProblem(tok json.Token, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("found %v", tok)
 }
 
 // parseEntry checks one tensor's dtype, shape and byte range against each other.

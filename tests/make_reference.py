@@ -28,6 +28,7 @@ Run: /usr/bin/python3 tests/make_reference.py [--out DIR]. The same seed writes 
 
 import argparse
 import json
+import math
 import os
 import struct
 
@@ -41,13 +42,39 @@ SEED = 20241129
 EPS = 1e-5
 
 
+class SplitMix64:
+    """A tiny random generator written out here, so the same seed gives the same bytes
+    whatever numpy's version (numpy does not promise its Generator streams stay fixed)."""
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return z ^ (z >> 31)
+
+    def uniform(self):  # in [0, 1), 53 bits
+        return (self.next() >> 11) * 2.0 ** -53
+
+    def normal(self, std, *shape):  # Box-Muller, rounded to float32
+        n = int(np.prod(shape, dtype=np.int64))
+        x = [std * math.sqrt(-2 * math.log(1 - self.uniform())) * math.cos(2 * math.pi * self.uniform())
+             for _ in range(n)]
+        return np.array(x, dtype=np.float32).reshape(shape)
+
+    def integers(self, high, *shape):  # in [0, high)
+        n = int(np.prod(shape, dtype=np.int64))
+        return np.array([self.next() % high for _ in range(n)], dtype=np.int64).reshape(shape)
+
+
 def random_weights(rng):
     """The parameters in checkpoint order, float32. Biases are non-zero and LayerNorm
     weights are not 1, so a loader that drops or swaps any tensor changes the logits."""
     C = WIDTH
-
-    def normal(std, *shape):
-        return rng.normal(0.0, std, size=shape).astype(np.float32)
+    normal = rng.normal
 
     w = {"wte.weight": normal(0.3, VOCAB, C), "wpe.weight": normal(0.1, BLOCK, C)}
     for l in range(LAYERS):
@@ -158,10 +185,10 @@ def main():
     out = parser.parse_args().out
     os.makedirs(out, exist_ok=True)
 
-    rng = np.random.default_rng(SEED)
+    rng = SplitMix64(SEED)
     w = random_weights(rng)
-    ids = rng.integers(0, VOCAB, size=(BATCH, STEPS))
-    targets = rng.integers(0, VOCAB, size=(BATCH, STEPS))
+    ids = rng.integers(VOCAB, BATCH, STEPS)
+    targets = rng.integers(VOCAB, BATCH, STEPS)
 
     # As on the hub: plain keys, and the causal mask buffers a loader must skip.
     mask = np.tril(np.ones((BLOCK, BLOCK), dtype=np.float32)).reshape(1, 1, BLOCK, BLOCK)

@@ -24,6 +24,7 @@ const (
 // declared twice with different kinds stays unknown.
 func (c *cellCtx) scanKinds() {
 	c.kinds = map[string]valueKind{}
+	c.declTypes = map[string]ast.Expr{}
 	conflict := map[string]bool{}
 	set := func(name string, k valueKind) {
 		if name == "_" || conflict[name] {
@@ -56,6 +57,7 @@ func (c *cellCtx) scanKinds() {
 					switch {
 					case n.Type != nil:
 						set(id.Name, typeKind(n.Type))
+						c.declTypes[id.Name] = n.Type
 					case i < len(n.Values):
 						set(id.Name, c.kindOf(n.Values[i]))
 					}
@@ -63,6 +65,7 @@ func (c *cellCtx) scanKinds() {
 			case *ast.Field:
 				for _, id := range n.Names {
 					set(id.Name, typeKind(n.Type))
+					c.declTypes[id.Name] = n.Type
 				}
 			case *ast.FuncDecl:
 				if n.Recv == nil {
@@ -230,10 +233,8 @@ func (s *Session) pkgSymbol(e *ast.SelectorExpr) (reflect.Value, bool) {
 		if i := len(name) + 1; len(key) > i && key[:i] == name+" " {
 			path = key[i:]
 		}
-		for _, syms := range s.in.Symbols(path) {
-			if v, ok := syms[e.Sel.Name]; ok {
-				return v, true
-			}
+		if v, ok := s.packageSymbols(path)[e.Sel.Name]; ok && v.IsValid() {
+			return v, true
 		}
 	}
 	return reflect.Value{}, false

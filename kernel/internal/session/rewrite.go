@@ -16,11 +16,11 @@ import (
 //   - per-iteration loop variables (Go 1.22): a loop body that captures its variable (closure, go,
 //     defer, &v) works on a fresh copy each iteration;
 //   - method expressions T.M: a function literal calling the method;
-//   - min/max with mixed untyped constants: arguments reordered so the typed one fixes T.
+//   - min/max with mixed untyped constants: arguments reordered so the typed one fixes T;
+//   - type switches binding a variable (switch x := v.(type)): the binding moves into each case.
 
 // rewrite applies every rewrite to every piece.
 func (c *cellCtx) rewrite() {
-	c.scanKinds()
 	for i := range c.pieces {
 		c.rewritePiece(&c.pieces[i])
 	}
@@ -86,6 +86,9 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.TypeSwitchStmt:
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
+		}
+		if st := c.typeSwitchBinding(s); st != nil {
+			return st
 		}
 	case *ast.SelectStmt:
 		for _, cc := range s.Body.List {
@@ -260,9 +263,10 @@ func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
 
 // --- per-iteration loop variables ----------------------------------------------------------
 
-// inFuncLit wraps a loop whose body got per-iteration copies in func() { … }() when it runs in
-// the global scope: yaegi v0.16.1 mixes up the frame slots of closures that capture block
-// variables at the top level of a cell, and a function literal gives them a frame of their own.
+// inFuncLit wraps a statement in func() { … }() when it runs in the global scope, for the
+// statements yaegi v0.16.1 mishandles there: loops whose closures capture block variables (it
+// mixes up their frame slots). The function literal gives them a frame of their own; they
+// declare nothing the cell sees afterwards.
 func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
 	if c.inFunc > 0 {
 		return s
@@ -609,4 +613,49 @@ func isFloatLit(e ast.Expr) bool {
 		return isFloatLit(e.X) || isFloatLit(e.Y)
 	}
 	return false
+}
+
+// --- type switches binding a variable --------------------------------------------------------
+
+// typeSwitchBinding rewrites `switch x := v.(type) { case T: … case A, B: … }`, which yaegi
+// v0.16.1 gets wrong (no case matches a type with methods; in the global scope it does not
+// compile), into
+//
+//	switch __ts := v; __ts.(type) { case T: x := __ts.(T); … case A, B: x := __ts; … }
+//
+// which it runs correctly. It returns nil for a switch without a binding.
+func (c *cellCtx) typeSwitchBinding(s *ast.TypeSwitchStmt) ast.Stmt {
+	a, ok := s.Assign.(*ast.AssignStmt)
+	if !ok || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return nil
+	}
+	x, ok1 := a.Lhs[0].(*ast.Ident)
+	ta, ok2 := a.Rhs[0].(*ast.TypeAssertExpr)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	c.tmp++
+	ts := fmt.Sprintf("__ts%d", c.tmp)
+	for _, cc := range s.Body.List {
+		cc := cc.(*ast.CaseClause)
+		var val ast.Expr = ast.NewIdent(ts)
+		if len(cc.List) == 1 {
+			if id, isNil := cc.List[0].(*ast.Ident); !isNil || id.Name != "nil" {
+				val = &ast.TypeAssertExpr{X: ast.NewIdent(ts), Type: cc.List[0]}
+			}
+		}
+		bind := []ast.Stmt{
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(x.Name)}, Tok: token.DEFINE, Rhs: []ast.Expr{val}, TokPos: a.TokPos},
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(x.Name)}},
+		}
+		cc.Body = append(bind, cc.Body...)
+	}
+	init := &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(ts)}, Tok: token.DEFINE, Rhs: []ast.Expr{ta.X}, TokPos: a.TokPos}
+	out := &ast.TypeSwitchStmt{Switch: s.Switch, Init: init,
+		Assign: &ast.ExprStmt{X: &ast.TypeAssertExpr{X: ast.NewIdent(ts), Lparen: ta.Lparen, Rparen: ta.Rparen}},
+		Body:   s.Body}
+	if s.Init == nil {
+		return out
+	}
+	return &ast.BlockStmt{List: []ast.Stmt{s.Init, out}}
 }
