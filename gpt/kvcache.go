@@ -35,7 +35,7 @@ func (c *KVCache) Reset() { c.n = 0 }
 func (c *KVCache) Layer(l int) (k, v []float32) {
 	k, v = c.full(l)
 	C := c.Config.Channels
-	return k[:c.n*C : c.n*C], v[:c.n*C : c.n*C]
+	return k[: c.n*C : c.n*C], v[: c.n*C : c.n*C]
 }
 
 // full returns layer l's key and value slabs, (BlockSize, C) each.
