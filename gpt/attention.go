@@ -198,3 +198,54 @@ func exp32(x float32) float32 {
 	y = y*z + x + 1
 	return y * math.Float32frombits(uint32(int32(fx)+127)<<23)
 }
+
+// attentionBackward is the gradient of attentionForward (llm.c's attention_backward),
+// one head of one sequence per task, in blocks of qBlock queries like the forward so that
+// the work above the causal diagonal is skipped. For a block of queries with
+// probabilities P (saved in att), scores S = Q·Kᵀ/√HS and output Y = P·V:
+//
+//	dP = dY·Vᵀ           dV += Pᵀ·dY
+//	dS = P ⊙ (dP - rowsum(P ⊙ dP))      (the softmax backward; zero past the mask)
+//	dQ += dS·K/√HS       dK += dSᵀ·Q/√HS
+//
+//	dqkv (B, T, 3*C)   dout (B, T, C)   qkv (B, T, 3*C)   att (B, NH, T, T)
+func attentionBackward(dqkv, dout, qkv, att []float32, B, T, C, NH int) {
+	HS := C / NH
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	impl := blas32.Implementation()
+	scratch := make([][]float32, workers())
+	parallelFor(B*NH, func(w, i int) {
+		b, h := i/NH, i%NH
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, qBlock*T)
+		}
+		ds := scratch[w]
+		base := b * T * 3 * C
+		q, k, v := qkv[base+h*HS:], qkv[base+C+h*HS:], qkv[base+2*C+h*HS:]
+		dq, dk, dv := dqkv[base+h*HS:], dqkv[base+C+h*HS:], dqkv[base+2*C+h*HS:]
+		for t0 := 0; t0 < T; t0 += qBlock {
+			nq := min(qBlock, T-t0)
+			m := t0 + nq                 // keys visible to the block's last query
+			p := att[((b*NH+h)*T+t0)*T:] // (nq, T) rows, stride T
+			dy := dout[(b*T+t0)*C+h*HS:] // (nq, HS), stride C
+			// dP (nq, m) = dY·Vᵀ
+			impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, 1, dy, C, v, 3*C, 0, ds, m)
+			// dV (m, HS) += Pᵀ·dY
+			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, 1, p, T, dy, C, 1, dv, 3*C)
+			// softmax backward, row by row
+			for r := 0; r < nq; r++ {
+				pr, dr := p[r*T:r*T+m], ds[r*m:(r+1)*m]
+				var dot float32
+				for j := range dr {
+					dot += pr[j] * dr[j]
+				}
+				for j := range dr {
+					dr[j] = pr[j] * (dr[j] - dot)
+				}
+			}
+			// dQ (nq, HS) += dS·K·scale;  dK (m, HS) += dSᵀ·Q·scale
+			impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, scale, ds, m, k, 3*C, 1, dq[t0*3*C:], 3*C)
+			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, scale, ds, m, q[t0*3*C:], 3*C, 1, dk, 3*C)
+		}
+	})
+}

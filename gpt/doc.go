@@ -17,4 +17,9 @@
 // Usage:
 //
 //	fmt.Println(gpt.Count(gpt.Small)) // 124,439,808 parameters tied, 163,037,184 untied
+//
+//	path, err := gpt.Find()     // $GPT2_WEIGHTS, or GPT-2 in the Hugging Face cache
+//	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
+//	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
+//	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
 package gpt

@@ -44,3 +44,21 @@ func encoderForward16(out []float32, ids []int, wte, wpe []uint16, B, T, C int) 
 		}
 	}
 }
+
+// encoderBackward is the gradient of encoderForward (llm.c's encoder_backward): each
+// position's gradient flows to its token's row of wte and its position's row of wpe.
+//
+//	dwte (V, C)   dwpe (T, C)   dout (B, T, C)   ids (B, T)
+func encoderBackward(dwte, dwpe, dout []float32, ids []int, B, T, C int) {
+	for b := 0; b < B; b++ {
+		for t := 0; t < T; t++ {
+			d := dout[(b*T+t)*C : (b*T+t+1)*C]
+			tok := dwte[ids[b*T+t]*C : ids[b*T+t]*C+C]
+			pos := dwpe[t*C : t*C+C]
+			for i, g := range d {
+				tok[i] += g
+				pos[i] += g
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package gpt
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // lnEps is GPT-2's LayerNorm epsilon.
 const lnEps = 1e-5
@@ -42,5 +45,67 @@ func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
 func residualForward(out, inp1, inp2 []float32, N int) {
 	for i := 0; i < N; i++ {
 		out[i] = inp1[i] + inp2[i]
+	}
+}
+
+// layernormBackward is the gradient of layernormForward (llm.c's layernorm_backward).
+// With n = (x-mean)·rstd the normalised row and dn = weight·dout:
+//
+//	dbias   += dout                dweight += n·dout
+//	dinp    += rstd·(dn - mean(dn) - n·mean(dn·n))
+//
+//	dinp (N, C)   dweight, dbias (C)   dout, inp (N, C)   weight (C)   mean, rstd (N)
+//
+// Rows are split over the cores; each chunk sums its own dweight/dbias, and the partial
+// sums are added in chunk order, so the result does not depend on scheduling.
+func layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd []float32, N, C int) {
+	nChunks := max(1, min(workers(), N/64))
+	partial := make([][]float32, nChunks) // (nChunks, 2C): dweight | dbias of each chunk
+	var wg sync.WaitGroup
+	for k := range nChunks {
+		lo, hi := N*k/nChunks, N*(k+1)/nChunks
+		partial[k] = make([]float32, 2*C)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dw, db := partial[k][:C], partial[k][C:]
+			for n := lo; n < hi; n++ {
+				x, d, di := inp[n*C:(n+1)*C], dout[n*C:(n+1)*C], dinp[n*C:(n+1)*C]
+				m, s := mean[n], rstd[n]
+				var dnMean, dnNormMean float32
+				for i := range x {
+					norm := (x[i] - m) * s
+					dn := weight[i] * d[i]
+					dnMean += dn
+					dnNormMean += dn * norm
+				}
+				dnMean /= float32(C)
+				dnNormMean /= float32(C)
+				for i := range x {
+					norm := (x[i] - m) * s
+					dn := weight[i] * d[i]
+					db[i] += d[i]
+					dw[i] += norm * d[i]
+					di[i] += s * (dn - dnMean - norm*dnNormMean)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range partial {
+		for i := 0; i < C; i++ {
+			dweight[i] += p[i]
+			dbias[i] += p[C+i]
+		}
+	}
+}
+
+// residualBackward is the gradient of residualForward: both inputs get dout.
+//
+//	dinp1, dinp2, dout (N)
+func residualBackward(dinp1, dinp2, dout []float32, N int) {
+	for i := 0; i < N; i++ {
+		dinp1[i] += dout[i]
+		dinp2[i] += dout[i]
 	}
 }

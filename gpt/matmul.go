@@ -151,3 +151,46 @@ func parallelFor(n int, fn func(worker, i int)) {
 	}
 	wg.Wait()
 }
+
+// matmulBackward is the gradient of matmulForward, out = inp·w + bias (llm.c's
+// matmul_backward), as three products:
+//
+//	dinp  (N, C)  += dout · wᵀ      dout (N, OC)
+//	dw    (C, OC) += inpᵀ · dout    inp  (N, C)    w (C, OC)
+//	dbias (OC)    += Σ_n dout[n]    (dbias nil: no bias)
+//
+// dinp is split over the cores by rows, dw by its rows (the input channels).
+func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
+	impl := blas32.Implementation()
+	gemmRows(N, func(lo, hi int) {
+		impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
+	})
+	parallelChunks(C, 8, func(lo, hi int) {
+		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
+	})
+	if dbias != nil {
+		parallelChunks(OC, 64, func(lo, hi int) {
+			for n := 0; n < N; n++ {
+				d := dout[n*OC+lo : n*OC+hi]
+				db := dbias[lo:hi]
+				for o := range d {
+					db[o] += d[o]
+				}
+			}
+		})
+	}
+}
+
+// logitsBackward is the gradient of logitsForward, out = inp·wteᵀ:
+//
+//	dinp (N, C) += dout · wte       dout (N, V)
+//	dwte (V, C) += doutᵀ · inp      inp (N, C)   wte (V, C)
+func logitsBackward(dinp, dwte, dout, inp, wte []float32, N, C, V int) {
+	impl := blas32.Implementation()
+	gemmRows(N, func(lo, hi int) {
+		impl.Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, C, V, 1, dout[lo*V:], V, wte, C, 1, dinp[lo*C:], C)
+	})
+	parallelChunks(V, 64, func(lo, hi int) {
+		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, C, N, 1, dout[lo:], V, inp, C, 1, dwte[lo*C:], C)
+	})
+}

@@ -29,3 +29,24 @@ func geluNaive(out, inp []float32, N int) {
 		out[i] = float32(0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x))))
 	}
 }
+
+// geluBackward is the gradient of geluForward (llm.c's gelu_backward). With
+// u = √(2/π)·(x + 0.044715·x³) and s = ½(1 + tanh u) = 1/(1 + e^(-2u)):
+//
+//	d gelu/dx = ½(1 + tanh u) + ½x·(1 - tanh²u)·du/dx
+//	          = s + 2x·s·(1-s)·√(2/π)·(1 + 3·0.044715·x²)
+//
+// using 1 - tanh²u = 4s(1-s), so one float32 exponential per element, like the forward.
+//
+//	dinp, inp, dout (N)
+func geluBackward(dinp, inp, dout []float32, N int) {
+	parallelChunks(N, 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := inp[i]
+			u := geluScale * (x + 0.044715*x*x*x)
+			s := 1 / (1 + exp32(-2*u))
+			local := s + 2*x*s*(1-s)*geluScale*(1+3*0.044715*x*x)
+			dinp[i] += local * dout[i]
+		}
+	})
+}

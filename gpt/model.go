@@ -17,6 +17,9 @@ type Model struct {
 
 	acts   *activations // buffers of the last Forward, reused when B, T and mode match
 	cached *activations // buffers of ForwardCached
+
+	Grads *Params   // gradients of the loss after Backward, laid out like Params (backward.go)
+	gacts *gradActs // the backward pass's buffers
 }
 
 // New makes a model of cfg with zeroed parameters; call Init or load a checkpoint.
@@ -81,6 +84,8 @@ func (o *Output) Row(b, t int) []float32 {
 type activations struct {
 	B, T, N int  // N = B·T rows
 	keep    bool // one set per layer (training) or one shared set (inference)
+
+	ids, targets []int // (B, T) the last Forward's tokens and targets, for Backward; training only
 
 	encoded                         []float32
 	ln1, ln1Mean, ln1Rstd           []float32
@@ -224,6 +229,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 			tg = append(tg, row...)
 		}
 		out.Loss = crossentropyForward(a.probs, a.losses, out.Logits, tg, N, V)
+		a.ids, a.targets = ids, tg
 	}
 	return out, nil
 }

@@ -1,0 +1,335 @@
+package gpt
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+	"time"
+)
+
+// Generation is a loop: forward the context, pick a token from the last position's logits,
+// append it, repeat. The Generator is that loop as an object a notebook steps through, one
+// token per Step, in one of two modes:
+//
+//   - uncached, as nanoGPT's generate does: every step forwards the whole context again;
+//   - cached: the prompt is forwarded once (the prefill) and then only the newest token,
+//     its keys and values appended to a KVCache, attending over the ones stored.
+//
+// Both modes see the same context at every step, so they pick the same greedy tokens and
+// their logits differ only by the order of float additions (see CompareCaching).
+//
+// # Past the window
+//
+// The model sees at most Window tokens (BlockSize by default). When the sequence outgrows
+// it, the oldest tokens are dropped so that Keep tokens remain, in both modes. A cached
+// loop cannot just drop the oldest key and value: every later key and value was computed
+// by attending to the dropped token, at a position that has now shifted, so the whole
+// cache is stale. The Generator therefore empties the cache and re-prefills the kept
+// window, never using a stale entry. Keep = Window (the default) slides the window by one
+// token, exactly as nanoGPT's idx[:, -block_size:]: past the block every cached step is a
+// full re-prefill. A smaller Keep (say Window/2) refills once every Window-Keep tokens, at
+// the price of a shorter context right after each crop; the uncached loop then sees the
+// same shorter window.
+
+// ErrStopped is returned by Step after the end token was drawn.
+var ErrStopped = errors.New("gpt: generate: stopped at the end token")
+
+// LanguageModel is what an uncached generation loop needs from a model: the logits (V) of
+// the token after a context. *Model is one; the seed's GenerateText and GenerateChan take
+// any.
+type LanguageModel interface {
+	NextLogits(context []int) ([]float32, error)
+}
+
+// NextLogits forwards the context (T ≤ BlockSize ids) and returns the logits (V) of the
+// token after it: one uncached generation step.
+func (m *Model) NextLogits(context []int) ([]float32, error) {
+	out, err := m.Forward([][]int{context}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return out.Row(0, 0), nil
+}
+
+// Generator steps through generation one token at a time. Make one with NewGenerator,
+// adjust the exported fields if needed, then call Step. It is not safe for concurrent use,
+// and neither is its Model.
+type Generator struct {
+	Model   *Model  // the model; nil when generating over another LanguageModel (uncached only)
+	Policy  Policy  // how tokens are picked; printed with every output
+	Cached  bool    // use a KV cache (needs Model)
+	Window  int     // most tokens the model sees at once, ≤ BlockSize; default BlockSize
+	Keep    int     // tokens left after a crop, 1…Window; default Window (slide by one, as nanoGPT)
+	TopN    int     // candidates listed in each Step's Top; default 5
+	EndID   int     // stop after drawing this token; -1 (the default) never stops
+	Decoder Decoder // optional: shows token text in HTML and Text
+
+	// KeepLogits keeps every step's full logits (V floats) in History; otherwise only the
+	// Step returned by Step carries them.
+	KeepLogits bool
+
+	lm      LanguageModel
+	sampler *Sampler
+	ids     []int    // (n) the prompt, then the generated tokens
+	prompt  int      // how many of ids are the prompt
+	start   int      // the context is ids[start:]
+	cache   *KVCache // cached mode: keys and values of ids[start:len(ids)-1]
+	total   int      // positions forwarded so far
+	steps   []Step   // the history
+	stopped bool
+	checked bool
+}
+
+// Step is one generated token and what it cost.
+type Step struct {
+	N         int        // 1 for the first generated token
+	Token     int        // the token picked
+	Prob      float64    // its probability in the distribution it was drawn from (after temperature, top-k, top-p); 1 for argmax
+	ModelProb float64    // its probability in the model's own distribution (softmax at temperature 1)
+	Kept      int        // tokens left to draw from after top-k and top-p
+	Logits    []float32  // (V) the logits it was picked from (nil in History unless KeepLogits)
+	Top       Candidates // the TopN most probable tokens at temperature 1
+
+	Context    int           // tokens the model saw: the window ids[start:]
+	Forwarded  int           // positions pushed through the stack in this step
+	Total      int           // positions pushed through the stack so far
+	Cropped    bool          // the window moved in this step (cached: the cache was emptied and refilled)
+	CacheLen   int           // positions held in the KV cache after this step; 0 uncached
+	CacheBytes int           // bytes allocated for the KV cache; 0 uncached
+	End        bool          // Token is the end token; the generator has stopped
+	Time       time.Duration // wall time of the step
+}
+
+// NewGenerator starts a generator over m from the prompt ids. The policy is checked here.
+func NewGenerator(m *Model, prompt []int, p Policy, cached bool) (*Generator, error) {
+	if m == nil {
+		return nil, fmt.Errorf("gpt: generator: nil model")
+	}
+	g, err := newGenerator(m, prompt, p)
+	if err != nil {
+		return nil, err
+	}
+	g.Model, g.Cached, g.Window = m, cached, m.Config.BlockSize
+	return g, nil
+}
+
+// newGenerator is NewGenerator over any LanguageModel, uncached; the caller sets Window.
+func newGenerator(lm LanguageModel, prompt []int, p Policy) (*Generator, error) {
+	if len(prompt) == 0 {
+		return nil, fmt.Errorf("gpt: generator: empty prompt (GPT-2 starts from its end-of-text token, 50256)")
+	}
+	s, err := NewSampler(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Generator{Policy: p, EndID: -1, TopN: 5, lm: lm, sampler: s,
+		ids: append([]int(nil), prompt...), prompt: len(prompt)}, nil
+}
+
+// check validates the settings once, before the first step.
+func (g *Generator) check() error {
+	if g.checked {
+		return nil
+	}
+	if g.Cached && g.Model == nil {
+		return fmt.Errorf("gpt: generator: the cached mode needs a *Model")
+	}
+	if g.Model != nil && g.Window > g.Model.Config.BlockSize {
+		return fmt.Errorf("gpt: generator: window %d is longer than the block size %d", g.Window, g.Model.Config.BlockSize)
+	}
+	if g.Window <= 0 {
+		return fmt.Errorf("gpt: generator: window %d, want ≥ 1", g.Window)
+	}
+	if g.Keep == 0 {
+		g.Keep = g.Window
+	}
+	if g.Keep < 1 || g.Keep > g.Window {
+		return fmt.Errorf("gpt: generator: keep %d, want 1…%d (the window)", g.Keep, g.Window)
+	}
+	if g.Policy != g.sampler.Policy { // changed after NewGenerator, before the first step
+		s, err := NewSampler(g.Policy)
+		if err != nil {
+			return err
+		}
+		g.sampler = s
+	}
+	g.checked = true
+	return nil
+}
+
+// Step generates one token.
+func (g *Generator) Step() (Step, error) {
+	if err := g.check(); err != nil {
+		return Step{}, err
+	}
+	if g.stopped {
+		return Step{}, ErrStopped
+	}
+	began := time.Now()
+	n := len(g.ids)
+	start := g.start
+	if n-start > g.Window { // the context outgrew the window: keep the newest Keep tokens
+		start = n - g.Keep
+	}
+	st := Step{N: len(g.steps) + 1, Cropped: start != g.start, Context: n - start}
+
+	var logits []float32
+	var err error
+	if g.Cached {
+		logits, st.Forwarded, err = g.forwardCached(start)
+	} else {
+		logits, err = g.lm.NextLogits(g.ids[start:])
+		st.Forwarded = n - start
+	}
+	if err != nil {
+		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
+	}
+	g.start = start
+	g.total += st.Forwarded
+	st.Total = g.total
+	if g.cache != nil {
+		st.CacheLen, st.CacheBytes = g.cache.Len(), g.cache.Bytes()
+	}
+
+	c, err := g.sampler.Sample(logits)
+	if err != nil {
+		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
+	}
+	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
+	st.Logits = append([]float32(nil), logits...)
+	st.ModelProb = softmaxT(nil, logits, 1)[c.ID]
+	st.Top, _ = Ranked(logits, 1, g.TopN)
+	g.ids = append(g.ids, c.ID)
+	if c.ID == g.EndID {
+		st.End, g.stopped = true, true
+	}
+	st.Time = time.Since(began)
+
+	kept := st
+	if !g.KeepLogits {
+		kept.Logits = nil
+	}
+	g.steps = append(g.steps, kept)
+	return st, nil
+}
+
+// forwardCached brings the cache up to date with the context ids[start:] and returns the
+// logits of its last position and how many positions it forwarded: the whole window when
+// the cache is empty or the window moved (a re-prefill), otherwise only the newest token.
+func (g *Generator) forwardCached(start int) ([]float32, int, error) {
+	m := g.Model
+	if g.cache == nil {
+		g.cache = m.NewCache()
+	}
+	n := len(g.ids)
+	if start != g.start || g.cache.Len() == 0 {
+		g.cache.Reset()
+		logits, err := m.ForwardCached(g.cache, g.ids[start:])
+		return logits, n - start, err
+	}
+	if g.cache.Len() != n-1-start {
+		return nil, 0, fmt.Errorf("gpt: generate: cache holds %d positions, the context before the newest token has %d", g.cache.Len(), n-1-start)
+	}
+	logits, err := m.ForwardCached(g.cache, g.ids[n-1:])
+	return logits, 1, err
+}
+
+// Steps generates up to n tokens, stopping early after the end token.
+func (g *Generator) Steps(n int) ([]Step, error) {
+	var out []Step
+	for i := 0; i < n && !g.stopped; i++ {
+		s, err := g.Step()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Tokens returns every id so far: the prompt, then the generated tokens.
+func (g *Generator) Tokens() []int { return append([]int(nil), g.ids...) }
+
+// Generated returns the generated ids only.
+func (g *Generator) Generated() []int { return append([]int(nil), g.ids[g.prompt:]...) }
+
+// History returns the steps taken so far.
+func (g *Generator) History() []Step { return g.steps }
+
+// Positions is how many positions have been pushed through the stack so far.
+func (g *Generator) Positions() int { return g.total }
+
+// Cache is the KV cache of the cached mode (nil before the first step or uncached).
+func (g *Generator) Cache() *KVCache { return g.cache }
+
+// Stopped reports whether the end token was drawn.
+func (g *Generator) Stopped() bool { return g.stopped }
+
+// Text decodes the prompt and the generated tokens with d (g.Decoder when d is nil).
+func (g *Generator) Text(d Decoder) string {
+	if d == nil {
+		d = g.Decoder
+	}
+	if d == nil {
+		return fmt.Sprint(g.ids)
+	}
+	return d.Decode(g.ids)
+}
+
+// Mode describes the loop: "cached" or "uncached", the window and the crop.
+func (g *Generator) Mode() string {
+	mode := "uncached"
+	if g.Cached {
+		mode = "cached"
+	}
+	keep := g.Keep
+	if keep == 0 {
+		keep = g.Window
+	}
+	return fmt.Sprintf("%s, window %d, keep %d after a crop", mode, g.Window, keep)
+}
+
+// String prints the policy, the mode and the text so far (ids without a Decoder).
+func (g *Generator) String() string {
+	return fmt.Sprintf("[%s; %s]\n%s", g.Policy, g.Mode(), g.Text(nil))
+}
+
+// HTML renders the policy, the mode, the text and one table row per step.
+func (g *Generator) HTML() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<p><b>policy</b>: %s; <b>mode</b>: %s; %d prompt tokens, %d generated, %s positions forwarded</p>",
+		html.EscapeString(g.Policy.String()), html.EscapeString(g.Mode()), g.prompt, len(g.ids)-g.prompt, Commas(g.total))
+	if g.Decoder != nil {
+		fmt.Fprintf(&b, "<pre>%s<b>%s</b></pre>", html.EscapeString(g.Decoder.Decode(g.ids[:g.prompt])),
+			html.EscapeString(g.Decoder.Decode(g.ids[g.prompt:])))
+	}
+	b.WriteString("<table><tr><th>step</th><th>token</th><th>p (policy)</th><th>p (model)</th><th>kept</th>" +
+		"<th>context</th><th>forwarded</th><th>total</th><th>cache</th><th>cache bytes</th><th>top candidates</th><th>ms</th></tr>")
+	for _, s := range g.steps {
+		crop := ""
+		if s.Cropped {
+			crop = " (crop)"
+		}
+		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%d%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%.1f</td></tr>",
+			s.N, g.tokenHTML(s.Token), s.Prob, s.ModelProb, s.Kept, s.Context, crop, s.Forwarded, Commas(s.Total),
+			s.CacheLen, Commas(s.CacheBytes), g.topHTML(s.Top), float64(s.Time.Microseconds())/1000)
+	}
+	b.WriteString("</table>")
+	return b.String()
+}
+
+func (g *Generator) tokenHTML(id int) string {
+	if g.Decoder == nil {
+		return fmt.Sprint(id)
+	}
+	return fmt.Sprintf("<code>%s</code> %d", html.EscapeString(fmt.Sprintf("%q", g.Decoder.Decode([]int{id}))), id)
+}
+
+func (g *Generator) topHTML(cs Candidates) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s %.1f%%", g.tokenHTML(c.ID), 100*c.Prob))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,638 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/viz"
+)
+
+// The rows of MEASUREMENTS.md, in its order. Each run function measures with the gpt
+// package and writes its figures with viz; nothing here is a stored answer.
+
+const (
+	secConfig   = "GPT-2's configuration and its five decisions"
+	secTraining = "Training is one call"
+	secLoop     = "Generation is a loop"
+	secBugs     = "Same weights, different bugs"
+	secSampling = "Sampling is a policy on top"
+	secExtra    = "Figures of the notebooks"
+)
+
+func studyRows() []studyRow {
+	return []studyRow{
+		{name: "config", section: secConfig, figure: "GPT-2 small config",
+			study: "1,024 positions, 12 blocks, 12 heads, width 768, vocab 50,257 (nanoGPT pads to 50,304)",
+			run:   rowConfig},
+		{name: "params", section: secConfig, figure: "parameters, tied token table / lm_head",
+			study: "124,439,808 (≈124M)", run: rowParams},
+		{name: "untied", section: secConfig, figure: "parameters if the output layer were untied",
+			study: "163,037,184 (≈163M)", run: rowUntied},
+		{name: "token-share", section: secConfig, figure: "share of the token table in the tied model",
+			study: "≈31%", run: rowTokenShare},
+		{name: "wpe", section: secConfig, figure: "learned position table; forwarding 1,100 positions",
+			study: `wpe shape [1024, 768]; "Cannot forward sequence of length 1100, block size is only 1024"`, run: rowWpe},
+		{name: "init", section: secConfig, figure: "init: matrices and tables N(0, 0.02), residual writes N(0, 0.02/√(2L)), biases 0, LayerNorm 1/0",
+			study: "std 0.02; attn.c_proj and mlp.c_proj 0.02/√24 = 0.00408", run: rowInit},
+		{name: "forward-targets", section: secTraining, figure: "forward with targets over 92 positions",
+			study: "logits [1, 92, 50257] and one loss ≈ ln 50257 ≈ 10.8 untrained", run: rowForwardTargets},
+		{name: "forward-last", section: secTraining, figure: "forward without targets",
+			study: "logits for the last position only", run: rowForwardLast},
+		{name: "forward-1024", section: secTraining, figure: "one forward over 1,024 positions, batch 1, fp32",
+			study: "0.23 s on the study's laptop (PyTorch on this machine: 3.09 s fp32)", run: rowForward1024},
+		{name: "positions", section: secLoop, figure: "positions pushed through the stack, 11-token prompt, 256 new tokens",
+			study: "35,456 without a cache, 266 with one", run: rowPositions},
+		{name: "time-ratio", section: secLoop, figure: "64 / 256 / 512 new tokens: uncached ÷ cached, positions and time",
+			study: "positions 37× / 133× / 261×, time 2.9× / 5.0× / 7.4× (PyTorch here: 2.16× / 5.01× / 8.75×)", run: rowTimeRatio},
+		{name: "kv-cache", section: secLoop, figure: "KV cache size, 2·L·T·d numbers",
+			study: "≈74 kB per position for GPT-2 small fp32; 75 MB at 1,024; XL bf16 315 MB per sequence vs 3.1 GB of weights (≈10 sequences)",
+			run:   rowKVCache},
+		{name: "decode-1023", section: secLoop, figure: "1,023 tokens with the cache, and the forward over the same length",
+			study: "9.3 s, ≈40× the forward (PyTorch here: 45.9 s, forward 3.09 s)", run: rowDecode1023},
+		{name: "crop", section: secLoop, figure: "past the block size: crop and re-prefill, cached vs uncached",
+			study: "cropping makes the whole cache stale; a cached loop must recompute", run: rowCrop},
+		{name: "cached-vs-uncached", section: secBugs, figure: "cached vs uncached greedy, 200 steps", kind: trainedModel,
+			study: "same text; logits differ by up to 0.011, almost all a uniform shift; top-2 gap moved ≤ 0.00005; narrowest gap 0.004",
+			run:   rowCachedVsUncached},
+		{name: "why", section: secBugs, figure: "why they differ", kind: fact,
+			study: "after the prompt every matmul sees one row instead of T: other kernels, other summation order"},
+		{name: "bf16", section: secBugs, figure: "bf16 weights vs fp32, greedy", kind: trainedModel,
+			study: `split at the third token (" were not working." vs " were not being run on the same system"), never rejoin`,
+			run:   rowBF16},
+		{name: "batch", section: secBugs, figure: "the same prompt 8 times in one batch", kind: trainedModel,
+			study: "tokens kept, logits moved up to 0.005 vs the single run", run: rowBatch},
+		{name: "temperature-0", section: secBugs, figure: "temperature 0",
+			study: "nanoGPT divides by zero → inf → NaN; most APIs treat 0 as argmax", run: rowTemperature0},
+		{name: "repeatability", section: secBugs, figure: "same seed, same machine", kind: trainedModel,
+			study: "the same 40 sampled tokens", run: rowRepeatability},
+		{name: "capital", section: secSampling, figure: `"The capital of France is": top candidates, 90% set at T=1, entropy`, kind: openAIOnly,
+			study: `" the" 8.5%, " Paris" 5th at 3.2%; 1,504 tokens; 8.7 bits`, run: rowCapital},
+		{name: "numpy", section: secSampling, figure: `"import numpy as": top candidate, 90% set, entropy`, kind: openAIOnly,
+			study: `" np" 85%; 3 tokens; 1.5 bits`, run: rowNumpy},
+		{name: "top-k-200", section: secSampling, figure: "top-k 200 at T=0.8", kind: openAIOnly,
+			study: "holds 89% after the capital prompt; after numpy keeps 199 options sharing under 5%", run: rowTopK200},
+		{name: "top-p-0.9", section: secSampling, figure: "top-p 0.9 at T=0.8", kind: openAIOnly,
+			study: "237 tokens for capital, 1 for numpy", run: rowTopP},
+		{name: "greedy-repeats", section: secSampling, figure: "greedy GPT-2 small, 200 tokens", kind: openAIOnly,
+			study: "repeats its own sentence", run: rowGreedyRepeats},
+		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
+			study: "temperature 0.8, top-k 200, no top-p"},
+	}
+}
+
+// ---- GPT-2's configuration and its five decisions
+
+func rowConfig(r *reproducer) (rowResult, error) {
+	c := gpt.Small
+	padded := (c.VocabSize + 63) / 64 * 64
+	return rowResult{ours: fmt.Sprintf("%s positions, %d blocks, %d heads, width %d, vocab %s (padded to a multiple of 64: %s)",
+		gpt.Commas(c.BlockSize), c.Layers, c.Heads, c.Channels, gpt.Commas(c.VocabSize), gpt.Commas(padded)),
+		model: "gpt.Small"}, nil
+}
+
+func rowParams(r *reproducer) (rowResult, error) {
+	return rowResult{ours: gpt.Commas(gpt.Count(gpt.Small).Tied), model: "gpt.Count(gpt.Small)"}, nil
+}
+
+func rowUntied(r *reproducer) (rowResult, error) {
+	return rowResult{ours: gpt.Commas(gpt.Count(gpt.Small).Untied), model: "gpt.Count(gpt.Small)"}, nil
+}
+
+func rowTokenShare(r *reproducer) (rowResult, error) {
+	c := gpt.Count(gpt.Small)
+	return rowResult{ours: fmt.Sprintf("%.1f%% (%s of %s)", 100*c.TokenShare, gpt.Commas(c.TokenTable), gpt.Commas(c.Tied)),
+		model: "gpt.Count(gpt.Small)"}, nil
+}
+
+func rowWpe(r *reproducer) (rowResult, error) {
+	m, err := gpt.New(gpt.Small) // zeroed: the shape check comes before any arithmetic
+	if err != nil {
+		return rowResult{}, err
+	}
+	wpe, ok := m.Params.Tensor("wpe.weight")
+	if !ok {
+		return rowResult{}, fmt.Errorf("no wpe.weight")
+	}
+	_, err = m.Forward([][]int{make([]int, 1100)}, nil)
+	if err == nil {
+		return rowResult{}, fmt.Errorf("forwarding 1,100 positions did not fail")
+	}
+	return rowResult{ours: fmt.Sprintf("wpe shape %v; %q", wpe.Shape, err.Error()), model: "GPT-2 small, zeroed"}, nil
+}
+
+func rowInit(r *reproducer) (rowResult, error) {
+	m, err := r.smallModel()
+	if err != nil {
+		return rowResult{}, err
+	}
+	var matrix, resid []float32
+	var biasMax, lnOff float64
+	for _, t := range m.Params.Tensors {
+		switch {
+		case strings.HasSuffix(t.Name, "c_proj.weight"):
+			resid = append(resid, t.Data...)
+		case len(t.Shape) == 2:
+			matrix = append(matrix, t.Data...)
+		case strings.Contains(t.Name, "ln_") && strings.HasSuffix(t.Name, ".weight"):
+			for _, v := range t.Data {
+				lnOff = math.Max(lnOff, math.Abs(float64(v)-1))
+			}
+		default:
+			for _, v := range t.Data {
+				biasMax = math.Max(biasMax, math.Abs(float64(v)))
+			}
+		}
+	}
+	return rowResult{ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
+		std(matrix), gpt.Commas(len(matrix)), std(resid), gpt.Commas(len(resid)), biasMax, lnOff), model: smallRandom}, nil
+}
+
+func std(x []float32) float64 {
+	var s, s2 float64
+	for _, v := range x {
+		s += float64(v)
+		s2 += float64(v) * float64(v)
+	}
+	n := float64(len(x))
+	return math.Sqrt(s2/n - (s/n)*(s/n))
+}
+
+// ---- Training is one call
+
+// tokens returns n token ids of a fixed pseudo-random sequence below vocab.
+func tokens(n, vocab int) []int {
+	ids := make([]int, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range ids {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		ids[i] = int(x % uint64(vocab))
+	}
+	return ids
+}
+
+func rowForwardTargets(r *reproducer) (rowResult, error) {
+	m, err := r.smallModel()
+	if err != nil {
+		return rowResult{}, err
+	}
+	ids := tokens(93, m.Config.VocabSize)
+	out, err := m.Forward([][]int{ids[:92]}, [][]int{ids[1:]})
+	if err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("logits [%d, %d, %d], loss %.3f (ln %d = %.3f)",
+		out.B, out.T, out.V, out.Loss, m.Config.VocabSize, math.Log(float64(m.Config.VocabSize))), model: smallRandom}, nil
+}
+
+func rowForwardLast(r *reproducer) (rowResult, error) {
+	m, err := r.smallModel()
+	if err != nil {
+		return rowResult{}, err
+	}
+	out, err := m.Forward([][]int{tokens(92, m.Config.VocabSize)}, nil)
+	if err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("92 positions in, logits [%d, %d, %d] out, loss %v", out.B, out.T, out.V, out.Loss),
+		model: smallRandom}, nil
+}
+
+func rowForward1024(r *reproducer) (rowResult, error) {
+	d, err := r.forwardTime()
+	if err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: smallRandom}, nil
+}
+
+// forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
+// untimed warm-up that allocates the buffers), measured once per run.
+func (r *reproducer) forwardTime() (time.Duration, error) {
+	if r.forward1024 > 0 {
+		return r.forward1024, nil
+	}
+	m, err := r.smallModel()
+	if err != nil {
+		return 0, err
+	}
+	ids := [][]int{tokens(1024, m.Config.VocabSize)}
+	if _, err := m.ForwardAll(ids); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	if _, err := m.ForwardAll(ids); err != nil {
+		return 0, err
+	}
+	r.forward1024 = time.Since(t0)
+	return r.forward1024, nil
+}
+
+// ---- Generation is a loop
+
+func rowPositions(r *reproducer) (rowResult, error) {
+	// The count the Generator makes as it runs, on a model small enough to run 256 steps of
+	// both loops in no time, against gpt.Positions on paper.
+	counts := viz.CountPositions(11, everyN(8, 512))
+	// The generator's own tally over 11 + 256 positions needs a block of at least 267: a
+	// Tiny config with a longer block runs both loops in a moment.
+	cfg := gpt.Tiny
+	cfg.BlockSize = 512
+	mm, err := gpt.New(cfg)
+	if err != nil {
+		return rowResult{}, err
+	}
+	mm.Init(1, true)
+	prompt := tokens(11, cfg.VocabSize)
+	var measured [2]int
+	for i, cached := range []bool{false, true} {
+		g, err := gpt.NewGenerator(mm, prompt, gpt.Greedy, cached)
+		if err != nil {
+			return rowResult{}, err
+		}
+		if _, err := g.Steps(256); err != nil {
+			return rowResult{}, err
+		}
+		measured[i] = g.Positions()
+	}
+	un, ca := gpt.Positions(11, 256)
+	if measured[0] != un || measured[1] != ca {
+		return rowResult{}, fmt.Errorf("the generator pushed %d / %d positions, gpt.Positions says %d / %d", measured[0], measured[1], un, ca)
+	}
+	r.counts = counts
+	if err := r.save(viz.Positions(counts, r.timings), "positions"); err != nil {
+		return rowResult{}, err
+	}
+	if err := r.saveHTML(viz.SliderPositions(viz.CountPositions(11, everyN(16, 512))), "positions_slider"); err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%s without a cache, %s with one (counted by the Generator and by gpt.Positions)",
+		gpt.Commas(un), gpt.Commas(ca)), model: "Generator tally (any model), gpt.Positions", figures: []string{"positions"}, pages: []string{"positions_slider"}}, nil
+}
+
+func everyN(step, last int) []int {
+	var xs []int
+	for n := step; n <= last; n += step {
+		xs = append(xs, n)
+	}
+	return xs
+}
+
+func rowTimeRatio(r *reproducer) (rowResult, error) {
+	m, err := r.smallModel()
+	if err != nil {
+		return rowResult{}, err
+	}
+	news := []int{64, 256, 512}
+	last := news[len(news)-1]
+	prompt := tokens(11, m.Config.VocabSize)
+
+	// Cached: one greedy run of 512 steps; the time to the 64th and 256th token is the time
+	// a 64- or 256-token run takes.
+	g, err := gpt.NewGenerator(m, prompt, gpt.Greedy, true)
+	if err != nil {
+		return rowResult{}, err
+	}
+	var cached []time.Duration // cumulative, per step
+	var sum time.Duration
+	for i := 0; i < last; i++ {
+		st, err := g.Step()
+		if err != nil {
+			return rowResult{}, err
+		}
+		sum += st.Time
+		cached = append(cached, sum)
+	}
+	// Uncached: step i forwards the whole context of 11+i tokens, whatever the tokens are,
+	// so its time depends on i only. Time every k-th step and count it k times.
+	k := r.sampleK
+	uncached := make([]time.Duration, last)
+	ids := append(append([]int(nil), prompt...), g.Generated()...)
+	sum = 0
+	for i := 0; i < last; i += k {
+		t0 := time.Now()
+		if _, err := m.NextLogits(ids[:11+i]); err != nil {
+			return rowResult{}, err
+		}
+		d := time.Since(t0)
+		for j := i; j < min(i+k, last); j++ {
+			sum += d
+			uncached[j] = sum
+		}
+	}
+	r.timings = nil
+	var parts []string
+	for _, n := range news {
+		t := viz.DecodeTiming{NewTokens: n, Cached: cached[n-1], Uncached: uncached[n-1]}
+		r.timings = append(r.timings, t)
+		un, ca := gpt.Positions(11, n)
+		parts = append(parts, fmt.Sprintf("%d: positions %s, time %s (%.1f s vs %.1f s)", n,
+			viz.Ratio(float64(un)/float64(ca)), viz.Ratio(t.Ratio()), t.Uncached.Seconds(), t.Cached.Seconds()))
+	}
+	counts := r.counts
+	if counts == nil {
+		counts = viz.CountPositions(11, everyN(8, 512))
+	}
+	if err := r.save(viz.Positions(counts, r.timings), "positions"); err != nil {
+		return rowResult{}, err
+	}
+	sampled := "every step"
+	if k > 1 {
+		sampled = fmt.Sprintf("uncached timed on every %d-th step", k)
+	}
+	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: smallRandom, figures: []string{"positions"}}, nil
+}
+
+func rowKVCache(r *reproducer) (rowResult, error) {
+	// Measured: the allocation of a GPT-2 small cache (its parameters are not needed).
+	m, err := gpt.New(gpt.Small)
+	if err != nil {
+		return rowResult{}, err
+	}
+	c := m.NewCache()
+	small := gpt.CacheBytes(gpt.Small, 1024, 4)
+	if c.Bytes() != small {
+		return rowResult{}, fmt.Errorf("a GPT-2 small cache allocates %d bytes, 2·L·T·C·4 = %d", c.Bytes(), small)
+	}
+	budget := gpt.Budget(10, 1024)
+	var xl gpt.BudgetRow
+	for _, row := range budget.Rows {
+		if row.Name == "xl" && row.Format == "bf16" {
+			xl = row
+		}
+	}
+	if err := r.save(viz.CacheBudget(budget, 16), "budget"); err != nil {
+		return rowResult{}, err
+	}
+	if err := r.saveHTML(viz.SliderBudget(budget, 16), "budget_slider"); err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%s bytes per position for small fp32; %s at 1,024 (allocated: %s); XL bf16 %s per sequence vs %s of weights (%.1f sequences)",
+		gpt.Commas(gpt.CacheBytes(gpt.Small, 1, 4)), gpt.MB(small), gpt.MB(c.Bytes()), gpt.MB(xl.PerSequence), gpt.MB(xl.Weights), xl.Equal),
+		model: "arithmetic + GPT-2 small cache allocation", figures: []string{"budget"}, pages: []string{"budget_slider"}}, nil
+}
+
+func rowDecode1023(r *reproducer) (rowResult, error) {
+	m, err := r.smallModel()
+	if err != nil {
+		return rowResult{}, err
+	}
+	g, err := gpt.NewGenerator(m, []int{50256}, gpt.Greedy, true)
+	if err != nil {
+		return rowResult{}, err
+	}
+	t0 := time.Now()
+	if _, err := g.Steps(1023); err != nil {
+		return rowResult{}, err
+	}
+	d := time.Since(t0)
+	fwd, err := r.forwardTime()
+	if err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: smallRandom}, nil
+}
+
+func rowCrop(r *reproducer) (rowResult, error) {
+	m, err := gpt.New(gpt.Tiny)
+	if err != nil {
+		return rowResult{}, err
+	}
+	m.Init(1, true)
+	steps := 3 * gpt.Tiny.BlockSize
+	c, err := gpt.CompareCaching(m, tokens(11, gpt.Tiny.VocabSize), steps)
+	if err != nil {
+		return rowResult{}, err
+	}
+	crops := 0
+	for _, s := range c.Steps {
+		if s.Cropped {
+			crops++
+		}
+	}
+	same := "identical tokens"
+	if c.FirstDiverge > 0 {
+		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
+	}
+	return rowResult{ours: fmt.Sprintf("%d steps through a block of %d, %d crops re-prefilled: %s, max |Δlogit| %.2g",
+		steps, gpt.Tiny.BlockSize, crops, same, c.MaxDiff), model: "gpt.Tiny (block 64), random init (seed 1)"}, nil
+}
+
+// ---- Same weights, different bugs
+
+func rowCachedVsUncached(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		return rowResult{}, err
+	}
+	c, err := gpt.CompareCaching(m, r.promptFor(m), 200)
+	if err != nil {
+		return rowResult{}, err
+	}
+	if err := r.save(viz.CachingDifference(c), "caching"); err != nil {
+		return rowResult{}, err
+	}
+	same := "same tokens"
+	if c.FirstDiverge > 0 {
+		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
+	}
+	return rowResult{ours: fmt.Sprintf("%s; logits differ by up to %.2g, %.2g with the mean shift removed; top-2 gap moved ≤ %.2g; narrowest gap %.3g",
+		same, c.MaxDiff, c.MaxDiffShifted, c.MaxGapChange, c.NarrowestGap), model: name, figures: []string{"caching"}}, nil
+}
+
+func rowBF16(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		return rowResult{}, err
+	}
+	c, err := gpt.ComparePrecision(m, m.WithPrecision(gpt.BF16), r.promptFor(m), 40)
+	if err != nil {
+		return rowResult{}, err
+	}
+	if err := r.save(viz.PrecisionDivergence(c, r.decoder), "precision"); err != nil {
+		return rowResult{}, err
+	}
+	split := "never split in 40 tokens"
+	if c.Split > 0 {
+		rejoin := "never rejoin"
+		for _, s := range c.Steps[c.Split:] {
+			if s.FP32 == s.BF16 {
+				rejoin = "agree again on some later tokens"
+				break
+			}
+		}
+		split = fmt.Sprintf("split at token %d and %s", c.Split, rejoin)
+	}
+	return rowResult{ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), model: name, figures: []string{"precision"}}, nil
+}
+
+func rowBatch(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		return rowResult{}, err
+	}
+	c, err := gpt.CompareBatch(m, r.promptFor(m), 8)
+	if err != nil {
+		return rowResult{}, err
+	}
+	kept := "tokens kept"
+	if !c.TokensEqual {
+		kept = "tokens changed"
+	}
+	return rowResult{ours: fmt.Sprintf("%s, logits moved up to %.2g vs the single run", kept, c.MaxDiff), model: name}, nil
+}
+
+func rowTemperature0(r *reproducer) (rowResult, error) {
+	logits := make([]float32, 50257)
+	for i, id := range tokens(len(logits), 1000) {
+		logits[i] = float32(id) / 100
+	}
+	// nanoGPT: logits / temperature with temperature 0.
+	var zero float32
+	inf := 0
+	for _, l := range logits {
+		if math.IsInf(float64(l/zero), 0) || math.IsNaN(float64(l/zero)) {
+			inf++
+		}
+	}
+	s, err := gpt.NewSampler(gpt.Policy{Temperature: 0})
+	if err != nil {
+		return rowResult{}, err
+	}
+	c, err := s.Sample(logits)
+	if err != nil {
+		return rowResult{}, err
+	}
+	best := 0
+	for i, l := range logits {
+		if l > logits[best] {
+			best = i
+		}
+	}
+	if c.ID != best {
+		return rowResult{}, fmt.Errorf("temperature 0 picked %d, the argmax is %d", c.ID, best)
+	}
+	return rowResult{ours: fmt.Sprintf("logits/0 gives %s of %s non-finite values (softmax → NaN); our Policy{Temperature: 0} picks the argmax (id %d, p %g)",
+		gpt.Commas(inf), gpt.Commas(len(logits)), c.ID, c.Prob), model: "gpt.Sampler"}, nil
+}
+
+func rowRepeatability(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		return rowResult{}, err
+	}
+	p := gpt.Policy{Temperature: 1, Seed: 1337}
+	var runs [2][]int
+	for i := range runs {
+		g, err := gpt.NewGenerator(m, r.promptFor(m), p, true)
+		if err != nil {
+			return rowResult{}, err
+		}
+		if _, err := g.Steps(40); err != nil {
+			return rowResult{}, err
+		}
+		runs[i] = g.Generated()
+	}
+	same := 0
+	for i := range runs[0] {
+		if runs[0][i] == runs[1][i] {
+			same++
+		}
+	}
+	return rowResult{ours: fmt.Sprintf("%d of %d sampled tokens the same in two runs [%s]", same, len(runs[0]), p), model: name}, nil
+}
+
+// ---- Sampling is a policy on top (OpenAI's weights)
+
+func rowCapital(r *reproducer) (rowResult, error)       { return r.needsOpenAI() }
+func rowNumpy(r *reproducer) (rowResult, error)         { return r.needsOpenAI() }
+func rowTopK200(r *reproducer) (rowResult, error)       { return r.needsOpenAI() }
+func rowTopP(r *reproducer) (rowResult, error)          { return r.needsOpenAI() }
+func rowGreedyRepeats(r *reproducer) (rowResult, error) { return r.needsOpenAI() }
+
+// ---- models
+
+// needsOpenAI reports that a row cannot run without OpenAI's checkpoint.
+func (r *reproducer) needsOpenAI() (rowResult, error) {
+	if r.openAI() == nil {
+		return rowResult{}, errNeedsWeights
+	}
+	return rowResult{}, fmt.Errorf("OpenAI's GPT-2 was found, but this build has no GPT-2 tokenizer to encode the study's prompts")
+}
+
+// openAI loads OpenAI's GPT-2 from --weights or gpt.Find, once; nil when there is none.
+func (r *reproducer) openAI() *gpt.Model {
+	if r.openaiTried {
+		return r.openai
+	}
+	r.openaiTried = true
+	path := r.weights
+	if path == "" {
+		p, err := gpt.Find()
+		if err != nil {
+			r.openaiErr = err
+			return nil
+		}
+		path = p
+	}
+	m, err := gpt.LoadHF(path)
+	if err != nil {
+		r.openaiErr = err
+		return nil
+	}
+	r.openai, r.openaiPath = m, path
+	return m
+}
+
+// trained is the model for rows about a trained model: OpenAI's GPT-2 when found, else the
+// model shipped in testdata/.
+func (r *reproducer) trained() (*gpt.Model, string, error) {
+	if m := r.openAI(); m != nil {
+		return m, "OpenAI GPT-2 small (" + r.openaiPath + ")", nil
+	}
+	if r.shipped == nil && r.shippedErr == nil {
+		path, err := shippedModelPath()
+		if err != nil {
+			r.shippedErr = err
+		} else if m, _, err := gpt.Load(path); err != nil {
+			r.shippedErr = err
+		} else {
+			r.shipped, r.shippedPath = m, path
+		}
+	}
+	if r.shipped == nil {
+		return nil, "", fmt.Errorf("no trained model: OpenAI's GPT-2 not found and %v", r.shippedErr)
+	}
+	return r.shipped, "shipped model " + r.shippedPath, nil
+}
+
+// shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
+// repository), as `make reproduce` runs it.
+func shippedModelPath() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		matches, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.safetensors"))
+		if len(matches) > 0 {
+			return matches[0], nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no shipped model (testdata/*.safetensors) in the working directory or its parents")
+		}
+		dir = parent
+	}
+}
+
+// promptFor is the prompt the trained-model rows start from: 11 fixed token ids below the
+// model's vocabulary.
+func (r *reproducer) promptFor(m *gpt.Model) []int { return tokens(11, m.Config.VocabSize) }

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The cheap rows of `gptnotes reproduce` (arithmetic, allocation, a tiny model): the run
+// succeeds, report.md's table parses, every row that can run here has a number, rows that need
+// OpenAI's weights say so, and the figures exist.
+func TestReproduceCheapRows(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GPT2_WEIGHTS", filepath.Join(dir, "no-such-model.safetensors"))
+	cheap := []string{"config", "params", "untied", "token-share", "wpe", "positions", "kv-cache",
+		"crop", "why", "temperature-0", "capital", "top-p-0.9", "nanogpt-defaults"}
+	if err := runReproduce([]string{"--out", dir, "--only", strings.Join(cheap, ",")}); err != nil {
+		t.Fatal(err)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := parseReportTable(t, string(report))
+	if len(rows) != len(cheap) {
+		t.Fatalf("report table has %d rows, want %d:\n%s", len(rows), len(cheap), report)
+	}
+	kinds := map[string]rowKind{}
+	for _, r := range studyRows() {
+		kinds[r.name] = r.kind
+	}
+	digit := regexp.MustCompile(`[0-9]`)
+	for i, row := range rows {
+		name, ours := row[0], row[3]
+		if name != cheap[i] {
+			t.Errorf("row %d is %q, want %q (study order)", i, name, cheap[i])
+		}
+		if want := "`gptnotes reproduce --only " + name + "`"; row[5] != want {
+			t.Errorf("%s: command %q, want %q", name, row[5], want)
+		}
+		switch kinds[name] {
+		case openAIOnly:
+			if !strings.Contains(ours, "needs OpenAI's GPT-2 weights") {
+				t.Errorf("%s: without weights says %q, want that it needs OpenAI's weights", name, ours)
+			}
+		case fact:
+			if ours != "—" {
+				t.Errorf("%s: a fact row reports %q", name, ours)
+			}
+		default:
+			if !digit.MatchString(ours) || strings.HasPrefix(ours, "FAILED") {
+				t.Errorf("%s: no number: %q", name, ours)
+			}
+		}
+	}
+	for _, f := range []string{"positions.png", "positions.svg", "positions_slider.html", "budget.png", "budget.svg", "budget_slider.html"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() < 1000 {
+			t.Errorf("figure %s missing or empty: %v", f, err)
+		}
+	}
+}
+
+func TestReproduceUnknownRow(t *testing.T) {
+	err := runReproduce([]string{"--out", t.TempDir(), "--only", "config,nope"})
+	if err == nil || !strings.Contains(err.Error(), "unknown rows nope") {
+		t.Errorf("--only nope: err = %v, want unknown rows nope", err)
+	}
+}
+
+// parseReportTable returns the cells of every body row of report.md's table, checking that
+// the header has the six columns and every row as many cells.
+func parseReportTable(t *testing.T, md string) [][]string {
+	t.Helper()
+	var rows [][]string
+	header := false
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := splitRow(line)
+		switch {
+		case !header:
+			want := []string{"row", "figure", "study", "ours", "model", "command"}
+			if strings.Join(cells, ",") != strings.Join(want, ",") {
+				t.Fatalf("table header %q, want %q", cells, want)
+			}
+			header = true
+		case strings.Trim(line, "|-") == "":
+		default:
+			if len(cells) != 6 {
+				t.Fatalf("table row has %d cells, want 6: %s", len(cells), line)
+			}
+			rows = append(rows, cells)
+		}
+	}
+	if !header {
+		t.Fatalf("no table in report.md:\n%s", md)
+	}
+	return rows
+}
+
+// splitRow splits a Markdown table row on the pipes that are not escaped.
+func splitRow(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(strings.TrimSuffix(line, "|"), "|")
+	var cells []string
+	var cur strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cur.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(line[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cur.String()))
+}

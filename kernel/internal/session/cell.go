@@ -1,0 +1,291 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// A cell is split into pieces yaegi can take one at a time: runs of top-level declarations that
+// must live at package level (import, func, type) and runs of statements (everything else,
+// including var and const, which yaegi keeps global when they come as statements). Each piece is
+// parsed with the interpreter's FileSet behind a //line directive, so every position yaegi or
+// go/parser reports is in the cell's own line:column.
+
+type pieceKind int
+
+const (
+	declPiece pieceKind = iota // parsed as a file: imports, funcs, methods, types
+	stmtPiece                  // parsed as the body of a function, run in the global scope
+)
+
+// A piece is a run of source of one kind, [start, end) in the cell's bytes.
+type piece struct {
+	kind       pieceKind
+	start, end int
+	file       *ast.File      // declPiece
+	body       *ast.BlockStmt // stmtPiece
+}
+
+// splitCell cuts src into pieces at the top-level import, func and type declarations.
+func splitCell(src string) []piece {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	s.Init(file, []byte(src), nil, 0)
+
+	var offs []int
+	var toks []token.Token
+	for {
+		pos, t, _ := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		offs, toks = append(offs, file.Offset(pos)), append(toks, t)
+	}
+
+	var pieces []piece
+	add := func(kind pieceKind, start, end int) {
+		if strings.TrimSpace(src[start:end]) == "" {
+			return
+		}
+		if n := len(pieces); n > 0 && pieces[n-1].kind == kind {
+			pieces[n-1].end = end
+			return
+		}
+		pieces = append(pieces, piece{kind: kind, start: start, end: end})
+	}
+
+	depth := 0
+	stmtStart := true
+	cur := 0 // start of the current run
+	curKind := stmtPiece
+	for i, t := range toks {
+		if depth == 0 && stmtStart {
+			kind := stmtPiece
+			switch t {
+			case token.IMPORT, token.TYPE:
+				kind = declPiece
+			case token.FUNC:
+				if isFuncDecl(toks, i) {
+					kind = declPiece
+				}
+			}
+			if kind != curKind {
+				add(curKind, cur, offs[i])
+				cur, curKind = offs[i], kind
+			}
+		}
+		switch t {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		}
+		stmtStart = depth == 0 && t == token.SEMICOLON
+	}
+	add(curKind, cur, len(src))
+	return pieces
+}
+
+// isFuncDecl reports whether the func keyword at toks[i] starts a declaration (func Name…,
+// func (recv) Name…) rather than a function literal statement (func(…){…}()).
+func isFuncDecl(toks []token.Token, i int) bool {
+	at := func(k int) token.Token { return toks[k] }
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch at(i + 1) {
+	case token.IDENT:
+		return true
+	case token.LPAREN:
+		depth := 0
+		for k := i + 1; k < len(toks); k++ {
+			switch at(k) {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+				if depth == 0 {
+					return k+2 < len(toks) && at(k+1) == token.IDENT && (at(k+2) == token.LPAREN || at(k+2) == token.LBRACK)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// scopeFile is the file name of every piece, in the parse and in the //line directive. yaegi
+// keeps imports per file name, looked up by the position of the node that uses them, so all
+// cells must share one name for an import to stay visible to later cells. Positions therefore
+// read "cell:2:5": line 2, column 5 of the cell being run.
+const scopeFile = "cell"
+
+// lineDirective positions the next line at offset off of src, in file name.
+func lineDirective(name, src string, off int) string {
+	line := 1 + strings.Count(src[:off], "\n")
+	col := off - (strings.LastIndex(src[:off], "\n") + 1) + 1
+	return fmt.Sprintf("//line %s:%d:%d\n", name, line, col)
+}
+
+// parsePieces parses every piece with fset, positions in cell name.
+func parsePieces(fset *token.FileSet, name, src string, pieces []piece) error {
+	var errs scanner.ErrorList
+	for i := range pieces {
+		p := &pieces[i]
+		text := src[p.start:p.end]
+		dir := lineDirective(name, src, p.start)
+		switch p.kind {
+		case declPiece:
+			f, err := parser.ParseFile(fset, scopeFile, "package main\n"+dir+text, parser.ParseComments)
+			if err != nil {
+				errs = appendErrors(errs, err)
+				continue
+			}
+			p.file = f
+		case stmtPiece:
+			f, err := parser.ParseFile(fset, scopeFile, "package main\nfunc _() {\n"+dir+text+"\n}", parser.ParseComments)
+			if err != nil {
+				errs = appendErrors(errs, err)
+				continue
+			}
+			p.body = f.Decls[0].(*ast.FuncDecl).Body
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.Sort(errs)
+	errs.RemoveMultiples()
+	if len(errs) > 1 {
+		// The wrapper's closing brace makes a follow-up error past the cell's end; drop it when
+		// the cell's own errors explain the failure.
+		kept := errs[:0]
+		for _, e := range errs {
+			if e.Msg != "expected '}', found 'EOF'" {
+				kept = append(kept, e)
+			}
+		}
+		errs = kept
+	}
+	return errs
+}
+
+func appendErrors(errs scanner.ErrorList, err error) scanner.ErrorList {
+	if l, ok := err.(scanner.ErrorList); ok {
+		return append(errs, l...)
+	}
+	return append(errs, &scanner.Error{Msg: err.Error()})
+}
+
+// orderPieces moves each declaration piece up to just before the first piece that uses what it
+// declares, as Go lets package-level declarations come in any order ("func f uses g" with g
+// declared further down). It never moves a declaration above a statement that declares a variable
+// it uses. Adjacent declaration pieces are then merged into one file.
+func orderPieces(pieces []piece) []piece {
+	for j := range pieces {
+		if pieces[j].kind != declPiece {
+			continue
+		}
+		names := declaredNames(pieces[j])
+		target := -1
+		for i := 0; i < j; i++ {
+			if usesAny(pieces[i], names) {
+				target = i
+				break
+			}
+		}
+		if target < 0 {
+			continue
+		}
+		for k := j - 1; k >= target; k-- {
+			if pieces[k].kind == stmtPiece && usesAny(pieces[j], declaredNames(pieces[k])) {
+				target = k + 1
+				break
+			}
+		}
+		if target < j {
+			p := pieces[j]
+			copy(pieces[target+1:j+1], pieces[target:j])
+			pieces[target] = p
+		}
+	}
+	var out []piece
+	for _, p := range pieces {
+		if n := len(out); n > 0 && p.kind == declPiece && out[n-1].kind == declPiece {
+			out[n-1].file.Decls = append(out[n-1].file.Decls, p.file.Decls...)
+			out[n-1].file.Imports = append(out[n-1].file.Imports, p.file.Imports...)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// declaredNames lists what a piece declares at its top level: functions, methods, types (decl
+// pieces); variables and constants (statement pieces).
+func declaredNames(p piece) map[string]bool {
+	names := map[string]bool{}
+	if p.kind == declPiece {
+		for _, d := range p.file.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				names[d.Name.Name] = true
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					if ts, ok := sp.(*ast.TypeSpec); ok {
+						names[ts.Name.Name] = true
+					}
+				}
+			}
+		}
+		return names
+	}
+	for _, s := range p.body.List {
+		switch s := s.(type) {
+		case *ast.AssignStmt:
+			if s.Tok == token.DEFINE {
+				for _, l := range s.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						names[id.Name] = true
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			for _, sp := range s.Decl.(*ast.GenDecl).Specs {
+				switch sp := sp.(type) {
+				case *ast.ValueSpec:
+					for _, id := range sp.Names {
+						names[id.Name] = true
+					}
+				case *ast.TypeSpec:
+					names[sp.Name.Name] = true
+				}
+			}
+		}
+	}
+	return names
+}
+
+// usesAny reports whether any identifier in p is one of names.
+func usesAny(p piece, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	var root ast.Node = p.body
+	if p.kind == declPiece {
+		root = p.file
+	}
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,205 @@
+package session
+
+import (
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"strconv"
+	"strings"
+)
+
+// cellCtx carries one cell through checking, rewriting and evaluation.
+type cellCtx struct {
+	s      *Session
+	name   string // position file name: scopeFile
+	src    string // the cell as written
+	id     int
+	pieces []piece
+
+	trailing ast.Expr // the trailing expression, while wrapped in __gptnotes.Result
+	rewriteState
+}
+
+// prepareDecls drops imports already seen and re-declarations of unchanged types; it reports
+// whether anything is left to evaluate.
+func (c *cellCtx) prepareDecls(p *piece) bool {
+	var decls []ast.Decl
+	for _, d := range p.file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok {
+			decls = append(decls, d)
+			continue
+		}
+		var specs []ast.Spec
+		for _, sp := range g.Specs {
+			switch sp := sp.(type) {
+			case *ast.ImportSpec:
+				if _, seen := c.s.imports[importKey(sp)]; seen {
+					continue
+				}
+			case *ast.TypeSpec:
+				if old, ok := c.s.types[sp.Name.Name]; ok && old == c.source(sp) {
+					continue // the same declaration again (a cell run twice): keep the type
+				}
+			}
+			specs = append(specs, sp)
+		}
+		if len(specs) == 0 {
+			continue
+		}
+		g.Specs = specs
+		decls = append(decls, g)
+	}
+	p.file.Decls = decls
+	p.file.Imports = nil
+	for _, d := range decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			for _, sp := range g.Specs {
+				p.file.Imports = append(p.file.Imports, sp.(*ast.ImportSpec))
+			}
+		}
+	}
+	return len(decls) > 0
+}
+
+// record remembers what an evaluated declaration piece declared.
+func (c *cellCtx) record(p *piece) {
+	for _, d := range p.file.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ImportSpec:
+					c.s.imports[importKey(sp)] = importName(sp)
+				case *ast.TypeSpec:
+					c.s.types[sp.Name.Name] = c.source(sp)
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				c.s.funcs[d.Name.Name] = d
+				continue
+			}
+			if t := recvTypeName(d.Recv.List[0].Type); t != "" {
+				if c.s.methods[t] == nil {
+					c.s.methods[t] = map[string]*ast.FuncDecl{}
+				}
+				c.s.methods[t][d.Name.Name] = d
+			}
+		}
+	}
+}
+
+func importKey(sp *ast.ImportSpec) string {
+	path, _ := strconv.Unquote(sp.Path.Value)
+	if sp.Name != nil {
+		return sp.Name.Name + " " + path
+	}
+	return path
+}
+
+// importName is the name an import is used under: its alias, or the last path element.
+func importName(sp *ast.ImportSpec) string {
+	if sp.Name != nil {
+		return sp.Name.Name
+	}
+	path, _ := strconv.Unquote(sp.Path.Value)
+	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// recvTypeName is T for receivers T, *T, T[P], *T[P].
+func recvTypeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return recvTypeName(t.X)
+	case *ast.IndexExpr:
+		return recvTypeName(t.X)
+	case *ast.IndexListExpr:
+		return recvTypeName(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return ""
+}
+
+// source prints a node back to Go source (for comparing declarations).
+func (c *cellCtx) source(n ast.Node) string {
+	var b strings.Builder
+	printer.Fprint(&b, token.NewFileSet(), n)
+	return b.String()
+}
+
+// captureTrailing wraps a final expression statement as __gptnotes.Result(expr), so the runtime
+// receives its values (all of them, for a call with several results). Calls whose values nobody
+// wants to see (fmt.Println's byte count) stay statements.
+func (c *cellCtx) captureTrailing(p *piece) bool {
+	n := len(p.body.List)
+	if n == 0 {
+		return false
+	}
+	es, ok := p.body.List[n-1].(*ast.ExprStmt)
+	if !ok || isPrintCall(es.X) {
+		return false
+	}
+	c.trailing = es.X
+	es.X = &ast.CallExpr{Fun: runtimeFunc("Result"), Args: []ast.Expr{es.X}, Lparen: es.X.Pos(), Rparen: es.X.End()}
+	return true
+}
+
+// uncaptureTrailing undoes captureTrailing, for an expression without a value.
+func (c *cellCtx) uncaptureTrailing(p *piece) {
+	p.body.List[len(p.body.List)-1].(*ast.ExprStmt).X = c.trailing
+	c.trailing = nil
+}
+
+func runtimeFunc(name string) ast.Expr {
+	return &ast.SelectorExpr{X: ast.NewIdent("__gptnotes"), Sel: ast.NewIdent(name)}
+}
+
+// isPrintCall reports calls of fmt.Print*, fmt.Fprint*, log.Print* and the print builtins.
+func isPrintCall(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		return f.Name == "print" || f.Name == "println"
+	case *ast.SelectorExpr:
+		x, ok := f.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		switch x.Name {
+		case "fmt":
+			return strings.HasPrefix(f.Sel.Name, "Print") || strings.HasPrefix(f.Sel.Name, "Fprint")
+		case "log":
+			return strings.HasPrefix(f.Sel.Name, "Print")
+		}
+	}
+	return false
+}
+
+// compileError explains a compile failure: the kernel's diagnosis of a missing Go feature when
+// it has one, else yaegi's message (already in cell coordinates).
+func (c *cellCtx) compileError(err error) *CellError {
+	if e := c.diagnose(err); e != nil {
+		return e
+	}
+	msg := err.Error()
+	if _, ok := err.(*compilePanic); ok {
+		msg = c.name + ": the interpreter failed on this cell (yaegi: " + msg + ")"
+	}
+	return compileErrorText(msg)
+}
+
+// (fields used by the rewrites)
+type rewriteState struct {
+	kinds             map[string]valueKind // variables the cell declares → kind
+	declTypes         map[string]ast.Expr  // variables the cell declares with a type → the type
+	tmp               int                  // counter for fresh names
+	rangeUnknownAsInt bool                 // second attempt: ranges over unknown kinds are ints
+	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt
+	inFunc            int                  // >0 while rewriting inside a function body
+	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
+}

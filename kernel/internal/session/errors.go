@@ -1,0 +1,132 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/scanner"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// A cell fails in one of four ways, each one CellError: it does not parse (SyntaxError), yaegi
+// rejects it (CompileError, or Unsupported when the kernel knows the Go feature is missing), it
+// panics (Panic, GoroutinePanic, Exit), or it is interrupted (Interrupted). Positions are the
+// cell's own ("cell:2:5" is line 2, column 5).
+
+func syntaxError(err error) *CellError {
+	var lines []string
+	if l, ok := err.(scanner.ErrorList); ok {
+		for _, e := range l {
+			lines = append(lines, e.Error())
+		}
+	} else {
+		lines = []string{err.Error()}
+	}
+	return &CellError{Name: "SyntaxError", Value: strings.Join(lines, "\n"), Traceback: lines}
+}
+
+// unsupported is the error for a Go feature the interpreter lacks: what, where, and what to
+// write instead.
+func unsupported(pos, feature, workaround string) *CellError {
+	v := fmt.Sprintf("%s: %s is not supported by the interpreter (yaegi v0.16.1); %s", pos, feature, workaround)
+	return &CellError{Name: "Unsupported", Value: v, Traceback: []string{"Unsupported: " + v}}
+}
+
+func compileErrorText(msg string) *CellError {
+	return &CellError{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+}
+
+// runtimeError turns an execution failure into the cell's one error.
+func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
+	var ce *CellError
+	if errors.As(context.Cause(ctx), &ce) {
+		return ce // a goroutine the cell started panicked
+	}
+	if ctx.Err() != nil {
+		s.trace.take()
+		v := "the cell was interrupted; variables keep the values they had at that moment"
+		return &CellError{Name: "Interrupted", Value: v, Traceback: []string{"Interrupted: " + v}}
+	}
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		s.trace.take()
+		return &CellError{Name: "Error", Value: err.Error(), Traceback: []string{"Error: " + err.Error()}}
+	}
+	trace := frames(s.trace.take())
+	if e, ok := p.Value.(exitError); ok {
+		v := fmt.Sprintf("os.Exit(%d) ended the cell; the kernel keeps running with every variable "+
+			"intact (restart the kernel to start over)", e.code)
+		return &CellError{Name: "Exit", Value: v, Traceback: append([]string{"Exit: " + v}, trace...)}
+	}
+	v := fmt.Sprint(p.Value)
+	if e, ok := p.Value.(error); ok {
+		v = e.Error()
+	}
+	tb := []string{"panic: " + v}
+	if compiled := compiledFrames(p.Stack); len(compiled) > 0 {
+		tb = append(tb, "", "in compiled code:")
+		tb = append(tb, compiled...)
+	}
+	if len(trace) > 0 {
+		tb = append(tb, "", "in the cell:")
+		tb = append(tb, trace...)
+	}
+	return &CellError{Name: "Panic", Value: v, Traceback: tb}
+}
+
+// frames formats interpreted panic frames, innermost first.
+func frames(trace []string) []string {
+	out := make([]string, 0, len(trace))
+	for i, f := range trace {
+		if i > 0 && f == trace[i-1] {
+			continue
+		}
+		out = append(out, "    "+f)
+	}
+	return out
+}
+
+// compiledFrames picks from a goroutine stack (debug.Stack format) the frames of compiled code a
+// cell called into: not the runtime, reflect, yaegi or this package.
+func compiledFrames(stack []byte) []string {
+	if stack == nil {
+		return nil
+	}
+	lines := strings.Split(string(stack), "\n")
+	var out []string
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn, loc := lines[i], strings.TrimSpace(lines[i+1])
+		if fn == "" || strings.HasPrefix(fn, "goroutine ") {
+			i--
+			continue
+		}
+		if skipFrame(fn) {
+			continue
+		}
+		if j := strings.LastIndex(loc, " +0x"); j > 0 {
+			loc = loc[:j]
+		}
+		if k := strings.LastIndex(fn, "("); k > 0 {
+			fn = fn[:k]
+		}
+		out = append(out, fmt.Sprintf("    %s (%s)", fn, loc))
+		if len(out) == 20 {
+			break
+		}
+	}
+	return out
+}
+
+func skipFrame(fn string) bool {
+	for _, p := range []string{"runtime.", "runtime/", "reflect.", "panic(", "github.com/traefik/yaegi/",
+		"github.com/gptnotes/gptnotes/kernel/internal/session.", "created by "} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinLines(l []string) string { return strings.Join(l, "\n") + "\n" }

@@ -1,0 +1,402 @@
+package session
+
+import (
+	"go/ast"
+	"go/token"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Gaps the kernel cannot close answer with an Unsupported error that names the feature and what
+// to write instead, found before yaegi runs (check) or from yaegi's failure (diagnose).
+
+// iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23).
+var iteratorFuncs = map[string]bool{
+	"maps.Keys": true, "maps.Values": true, "maps.All": true, "slices.All": true, "slices.Values": true,
+	"slices.Backward": true, "strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
+	"bytes.SplitSeq": true, "bytes.Lines": true,
+}
+
+// check finds unsupported features in the parsed cell.
+func (c *cellCtx) check() error {
+	c.scanKinds()
+	var err error
+	fail := func(pos token.Pos, feature, workaround string) {
+		if err == nil {
+			err = unsupported(c.pos(pos), feature, workaround)
+		}
+	}
+	for _, p := range c.pieces {
+		var root ast.Node = p.body
+		if p.kind == declPiece {
+			root = p.file
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ImportSpec:
+				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
+					fail(n.Pos(), `package iter (range-over-func iterators, Go 1.23)`,
+						"return a slice, or pass a callback: seq(func(v T) bool { …; return true })")
+				}
+			case *ast.TypeSpec:
+				if old, ok := c.s.types[n.Name.Name]; ok && old != c.source(n) {
+					fail(n.Pos(), "redefining type "+n.Name.Name+" (the interpreter would silently keep the old definition)",
+						"give the new type another name, or restart the kernel")
+				}
+			case *ast.RangeStmt:
+				if c.rangesOverFunc(n.X) {
+					fail(n.For, "range over a function (iterators, Go 1.23)",
+						"call it with a yield callback instead: f(func(v T) bool { …; return true })")
+				}
+			case *ast.SelectorExpr:
+				x, ok := n.X.(*ast.Ident)
+				if !ok || !c.isPackage(x) {
+					break
+				}
+				switch {
+				case iteratorFuncs[x.Name+"."+n.Sel.Name]:
+					fail(n.Pos(), x.Name+"."+n.Sel.Name+" (it returns an iterator, Go 1.23)",
+						"range over the map or slice directly")
+				case c.importPath(x.Name) == "maps":
+					fail(n.Pos(), "maps."+n.Sel.Name+" (the generic functions of package maps take several type parameters)",
+						"loop over the map: for k, v := range m { … }")
+				}
+			case *ast.FuncDecl:
+				if n.Type.TypeParams != nil && n.Type.TypeParams.NumFields() >= 2 {
+					fail(n.Name.Pos(), "a generic function with two or more type parameters ("+n.Name.Name+")",
+						"write it for the concrete types you need, or with a single type parameter")
+				}
+			case *ast.TypeAssertExpr:
+				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
+					fail(n.Lparen, "a type assertion from any to an interface type (it never succeeds)",
+						"assert to the concrete type, or declare the variable with the interface type")
+				}
+			case *ast.TypeSwitchStmt:
+				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
+					fail(n.Switch, "a type switch on an any value with interface-type cases (they never match)",
+						"switch on concrete types, or declare the variable with the interface type")
+				}
+			}
+			return true
+		})
+		if p.kind == stmtPiece {
+			for _, st := range p.body.List {
+				if pos, name := c.genericDefine(st); name != "" {
+					fail(pos, "x := "+name+"(…) at the top level of a cell (yaegi cannot type a global "+
+						"initialized by a generic call)", "declare it, then assign: var x T; x = "+name+"(…)")
+				}
+			}
+		}
+	}
+	return err
+}
+
+// importPath is the import path of the package imported under name, "" if none.
+func (c *cellCtx) importPath(name string) string {
+	for key, n := range c.s.imports {
+		if n == name {
+			return key[strings.LastIndex(key, " ")+1:]
+		}
+	}
+	for _, p := range c.pieces {
+		if p.file != nil {
+			for _, sp := range p.file.Imports {
+				if importName(sp) == name {
+					path, _ := strconv.Unquote(sp.Path.Value)
+					return path
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// genericDefine finds `x := f(…)` / `var x [T] = f(…)` with f generic, among a cell's top-level
+// statements (inside functions yaegi handles them; with the type written, yaegi silently
+// leaves x zero).
+func (c *cellCtx) genericDefine(st ast.Stmt) (token.Pos, string) {
+	var values []ast.Expr
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			values = st.Rhs
+		}
+	case *ast.DeclStmt:
+		if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, sp := range g.Specs {
+				values = append(values, sp.(*ast.ValueSpec).Values...)
+			}
+		}
+	}
+	for _, v := range values {
+		if name := c.genericCall(v); name != "" {
+			return v.Pos(), name
+		}
+	}
+	return token.NoPos, ""
+}
+
+// genericCall returns the name of the generic function whose call gives e its value, if any.
+func (c *cellCtx) genericCall(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return c.genericCall(e.X)
+	case *ast.UnaryExpr:
+		return c.genericCall(e.X)
+	case *ast.BinaryExpr:
+		if n := c.genericCall(e.X); n != "" {
+			return n
+		}
+		return c.genericCall(e.Y)
+	case *ast.CallExpr:
+		fun := e.Fun
+		if ix, ok := fun.(*ast.IndexExpr); ok {
+			fun = ix.X
+		}
+		switch f := fun.(type) {
+		case *ast.Ident:
+			if (f.Name == "min" || f.Name == "max") && c.funcDecl(f.Name) == nil && c.kinds[f.Name] == kindUnknown {
+				return f.Name
+			}
+			if d := c.funcDecl(f.Name); d != nil && d.Type.TypeParams != nil && resultUsesTypeParam(d.Type) {
+				return f.Name
+			}
+		case *ast.SelectorExpr:
+			if x, ok := f.X.(*ast.Ident); ok && c.importPath(x.Name) == "slices" && genericSlicesResult[f.Sel.Name] {
+				return x.Name + "." + f.Sel.Name
+			}
+		}
+	}
+	return ""
+}
+
+// genericSlicesResult lists the kernel's slices functions whose result has the element type.
+var genericSlicesResult = map[string]bool{"Max": true, "Min": true, "Clone": true}
+
+// resultUsesTypeParam reports whether a generic function's results mention a type parameter.
+func resultUsesTypeParam(t *ast.FuncType) bool {
+	if t.Results == nil {
+		return false
+	}
+	params := map[string]bool{}
+	for _, f := range t.TypeParams.List {
+		for _, n := range f.Names {
+			params[n.Name] = true
+		}
+	}
+	found := false
+	ast.Inspect(t.Results, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && params[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// typeSwitchSubject is x in switch x.(type) / switch v := x.(type).
+func typeSwitchSubject(n *ast.TypeSwitchStmt) ast.Expr {
+	var e ast.Expr
+	switch a := n.Assign.(type) {
+	case *ast.ExprStmt:
+		e = a.X
+	case *ast.AssignStmt:
+		if len(a.Rhs) == 1 {
+			e = a.Rhs[0]
+		}
+	}
+	if ta, ok := e.(*ast.TypeAssertExpr); ok {
+		return ta.X
+	}
+	return nil
+}
+
+func (c *cellCtx) hasInterfaceCase(n *ast.TypeSwitchStmt) bool {
+	for _, cc := range n.Body.List {
+		for _, t := range cc.(*ast.CaseClause).List {
+			if c.isInterfaceType(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isInterfaceType reports whether t names a non-empty interface type: error, an interface
+// literal with methods, an interface type declared by a cell, or one of a compiled package.
+func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
+	switch t := t.(type) {
+	case *ast.ParenExpr:
+		return c.isInterfaceType(t.X)
+	case *ast.InterfaceType:
+		return t.Methods != nil && len(t.Methods.List) > 0
+	case *ast.Ident:
+		if t.Name == "error" {
+			return true
+		}
+		if src, ok := c.s.types[t.Name]; ok {
+			return strings.Contains(src, "interface {") && !strings.Contains(src, "interface {}")
+		}
+		for _, p := range c.pieces {
+			if p.file == nil {
+				continue
+			}
+			for _, d := range p.file.Decls {
+				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+					for _, sp := range g.Specs {
+						if ts := sp.(*ast.TypeSpec); ts.Name.Name == t.Name {
+							return c.isInterfaceType(ts.Type)
+						}
+					}
+				}
+			}
+		}
+	case *ast.SelectorExpr:
+		if v, ok := c.s.pkgSymbol(t); ok && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Interface {
+			return v.Type().Elem().NumMethod() > 0
+		}
+	}
+	return false
+}
+
+// isAny reports whether e is known to have type any (interface{}).
+func (c *cellCtx) isAny(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return c.isAny(e.X)
+	case *ast.CallExpr:
+		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "any" {
+			return true
+		}
+		if it, ok := e.Fun.(*ast.InterfaceType); ok && len(it.Methods.List) == 0 {
+			return true
+		}
+	case *ast.Ident:
+		if t, ok := c.declTypes[e.Name]; ok {
+			return isEmptyInterface(t)
+		}
+		if _, declared := c.kinds[e.Name]; declared {
+			return false
+		}
+		if v, ok := c.s.global(e.Name); ok && v.IsValid() {
+			return v.Kind() == reflect.Interface && v.Type().NumMethod() == 0
+		}
+	}
+	return false
+}
+
+func isEmptyInterface(t ast.Expr) bool {
+	switch t := t.(type) {
+	case *ast.Ident:
+		return t.Name == "any"
+	case *ast.InterfaceType:
+		return t.Methods == nil || len(t.Methods.List) == 0
+	}
+	return false
+}
+
+// rangesOverFunc reports whether a range expression is a function: a literal, a function or
+// func-typed variable, or a call of an iterator-returning function.
+func (c *cellCtx) rangesOverFunc(x ast.Expr) bool {
+	if c.kindOf(x) == kindFunc {
+		return true
+	}
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch f := call.Fun.(type) {
+	case *ast.SelectorExpr:
+		if id, ok := f.X.(*ast.Ident); ok && iteratorFuncs[id.Name+"."+f.Sel.Name] {
+			return true
+		}
+	case *ast.Ident:
+		if d := c.funcDecl(f.Name); d != nil && d.Type.Results != nil && len(d.Type.Results.List) == 1 {
+			switch t := d.Type.Results.List[0].Type.(type) {
+			case *ast.FuncType:
+				return true
+			case *ast.IndexExpr: // iter.Seq[T]
+				if s, ok := t.X.(*ast.SelectorExpr); ok && s.Sel.Name == "Seq" {
+					return true
+				}
+			case *ast.IndexListExpr: // iter.Seq2[K, V]
+				if s, ok := t.X.(*ast.SelectorExpr); ok && s.Sel.Name == "Seq2" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// retryRewrite handles a failed compile of p that a second rewrite may fix: ranges over
+// expressions of unknown kind, now taken as integers. It re-parses p from the cell's source.
+func (c *cellCtx) retryRewrite(p *piece, err error) bool {
+	if p.kind != stmtPiece || len(c.unknownRanges) == 0 || c.rangeUnknownAsInt || !strings.Contains(err.Error(), "nil type") {
+		return false
+	}
+	c.rangeUnknownAsInt = true
+	c.unknownRanges = nil
+	hadTrailing := c.trailing != nil
+	fresh := []piece{{kind: p.kind, start: p.start, end: p.end}}
+	if parsePieces(c.s.fset, c.name, c.src, fresh) != nil {
+		return false
+	}
+	*p = fresh[0]
+	c.rewritePiece(p)
+	if p.kind == declPiece {
+		c.prepareDecls(p)
+	} else if hadTrailing {
+		c.captureTrailing(p)
+	}
+	return true
+}
+
+// diagnose recognizes yaegi failures that come from a known gap and explains them.
+func (c *cellCtx) diagnose(err error) *CellError {
+	msg := err.Error()
+	pos := c.name
+	if i := strings.Index(msg, ": "); i > 0 && strings.HasPrefix(msg, c.name) {
+		pos = msg[:i]
+	}
+	switch {
+	case strings.Contains(msg, "nil type") && c.rangeUnknownAsInt:
+		return unsupported(pos, "this range loop (yaegi supports range over slices, arrays, strings, maps, "+
+			"channels and, through the kernel, integers; not over functions)",
+			"for an iterator function, call it with a yield callback")
+	case c.hasInterfaceAssertion():
+		return unsupported(pos, "a type assertion or type switch to an interface type on this value",
+			"assert to concrete types, or declare the variable with the interface type")
+	case strings.Contains(msg, "too many input arguments"):
+		return unsupported(pos, "a method expression T.M on a type of a compiled package",
+			"write a function literal: func(t T, args…) { return t.M(args…) }")
+	}
+	return nil
+}
+
+// pos formats a position of the cell.
+func (c *cellCtx) pos(p token.Pos) string {
+	return c.s.fset.Position(p).String()
+}
+
+// hasInterfaceAssertion reports whether the cell asserts or switches to an interface type.
+func (c *cellCtx) hasInterfaceAssertion() bool {
+	found := false
+	for _, p := range c.pieces {
+		var root ast.Node = p.body
+		if p.kind == declPiece {
+			root = p.file
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.TypeAssertExpr:
+				found = found || (n.Type != nil && c.isInterfaceType(n.Type))
+			case *ast.TypeSwitchStmt:
+				found = found || c.hasInterfaceCase(n)
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -1,0 +1,661 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strconv"
+)
+
+// The rewrites close gaps between Go 1.26 and yaegi v0.16.1 on the cell's AST before yaegi sees
+// it. Each one is small and local:
+//
+//   - go f(x): evaluate f and x now, run the call in a goroutine whose panic is recovered and
+//     reported to the cell instead of killing the kernel;
+//   - for i := range n (n an integer): a three-clause loop;
+//   - per-iteration loop variables (Go 1.22): a loop body that captures its variable (closure, go,
+//     defer, &v) works on a fresh copy each iteration;
+//   - method expressions T.M: a function literal calling the method;
+//   - min/max with mixed untyped constants: arguments reordered so the typed one fixes T;
+//   - type switches binding a variable (switch x := v.(type)): the binding moves into each case.
+
+// rewrite applies every rewrite to every piece.
+func (c *cellCtx) rewrite() {
+	for i := range c.pieces {
+		c.rewritePiece(&c.pieces[i])
+	}
+}
+
+func (c *cellCtx) rewritePiece(p *piece) {
+	var root ast.Node
+	switch p.kind {
+	case declPiece:
+		for _, d := range p.file.Decls {
+			if f, ok := d.(*ast.FuncDecl); ok && f.Body != nil {
+				c.inFunc++
+				f.Body.List = c.stmts(f.Body.List)
+				c.inFunc--
+			}
+		}
+		root = p.file
+	case stmtPiece:
+		p.body.List = c.stmts(p.body.List)
+		root = p.body
+	}
+	replaceExprs(root, c.expr)
+}
+
+func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
+	for i, s := range list {
+		list[i] = c.stmt(s)
+	}
+	return list
+}
+
+// stmt rewrites one statement and the statements nested in it.
+func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
+	c.funcLits(s)
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		s.List = c.stmts(s.List)
+	case *ast.IfStmt:
+		s.Body.List = c.stmts(s.Body.List)
+		if s.Else != nil {
+			s.Else = c.stmt(s.Else)
+		}
+	case *ast.ForStmt:
+		s.Body.List = c.stmts(s.Body.List)
+		if c.loopVarFor(s) {
+			return c.inFuncLit(s)
+		}
+	case *ast.RangeStmt:
+		s.Body.List = c.stmts(s.Body.List)
+		copied := c.loopVarRange(s)
+		var out ast.Stmt = s
+		if f := c.rangeInt(s); f != nil {
+			out = f
+		}
+		if copied {
+			return c.inFuncLit(out)
+		}
+		return out
+	case *ast.SwitchStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
+		}
+	case *ast.TypeSwitchStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
+		}
+		if st := c.typeSwitchBinding(s); st != nil {
+			return st
+		}
+	case *ast.SelectStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CommClause).Body = c.stmts(cc.(*ast.CommClause).Body)
+		}
+	case *ast.LabeledStmt:
+		c.inFunc++ // a labeled loop is wrapped as a whole, label included
+		inner := c.stmt(s.Stmt)
+		c.inFunc--
+		if c.copied[s.Stmt] {
+			s.Stmt = inner
+			return c.inFuncLit(s)
+		}
+		s.Stmt = inner
+	case *ast.GoStmt:
+		return c.goStmt(s)
+	}
+	return s
+}
+
+// funcLits rewrites the bodies of function literals in s's own expressions (nested statements
+// are reached through stmt).
+func (c *cellCtx) funcLits(s ast.Stmt) {
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			return false
+		case *ast.CaseClause, *ast.CommClause:
+			return false
+		case *ast.FuncLit:
+			c.inFunc++
+			n.Body.List = c.stmts(n.Body.List)
+			c.inFunc--
+			return false
+		}
+		return true
+	})
+}
+
+// --- go statements -------------------------------------------------------------------------
+
+// goStmt turns `go f(a, b)` into
+//
+//	{ __go1, __go2 := a, b; go func() { defer <report panic>; f(__go1, __go2) }() }
+//
+// so the arguments are evaluated where Go evaluates them and a panic in the goroutine is
+// reported to the cell (see Session.goPanic) instead of ending the process.
+func (c *cellCtx) goStmt(s *ast.GoStmt) ast.Stmt {
+	call := s.Call
+	var lhs, rhs []ast.Expr
+	bind := func(e ast.Expr) ast.Expr {
+		c.tmp++
+		id := ast.NewIdent(fmt.Sprintf("__go%d", c.tmp))
+		lhs, rhs = append(lhs, id), append(rhs, e)
+		return ast.NewIdent(id.Name)
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && !c.isPackage(sel.X) {
+		call.Fun = bind(call.Fun) // a method value: the receiver is evaluated now
+	}
+	for i, a := range call.Args {
+		if needsBinding(a) {
+			call.Args[i] = bind(a)
+		}
+	}
+	recoverer := &ast.DeferStmt{Call: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.IfStmt{
+			Init: &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("__r")}, Tok: token.DEFINE,
+				Rhs: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("recover")}}},
+			Cond: &ast.BinaryExpr{X: ast.NewIdent("__r"), Op: token.NEQ, Y: ast.NewIdent("nil")},
+			Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: &ast.CallExpr{
+				Fun:  runtimeFunc("GoPanic"),
+				Args: []ast.Expr{&ast.BasicLit{Kind: token.INT, Value: strconv.Itoa(c.id)}, ast.NewIdent("__r")},
+			}}}},
+		}}},
+	}}}
+	g := &ast.GoStmt{Go: s.Go, Call: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: s.Go, Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{recoverer, &ast.ExprStmt{X: call}}},
+	}}}
+	if len(lhs) == 0 {
+		return g
+	}
+	return &ast.BlockStmt{List: []ast.Stmt{
+		&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs, TokPos: s.Go},
+		g,
+	}}
+}
+
+// needsBinding reports whether a go statement's argument must be evaluated before the goroutine
+// starts: anything but constants and function literals (untyped constants keep their flexibility).
+func needsBinding(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit, *ast.FuncLit:
+		return false
+	case *ast.Ident:
+		return e.Name != "nil" && e.Name != "true" && e.Name != "false"
+	case *ast.UnaryExpr:
+		if _, lit := e.X.(*ast.BasicLit); lit && e.Op != token.AND {
+			return false
+		}
+	}
+	return true
+}
+
+// isPackage reports whether e names an imported package.
+func (c *cellCtx) isPackage(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if c.kinds[id.Name] != kindUnknown {
+		return false // a variable of the cell shadows it
+	}
+	for _, name := range c.s.imports {
+		if name == id.Name {
+			return true
+		}
+	}
+	for _, p := range c.pieces {
+		if p.file != nil {
+			for _, sp := range p.file.Imports {
+				if importName(sp) == id.Name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// --- range over int ------------------------------------------------------------------------
+
+// rangeInt turns `for i := range n`, n an integer, into `for i, __n := n-n, n; i < __n; i++`.
+// (n-n gives i the type of n, as Go does; a call is not evaluated twice: i is then an int.)
+// When n's kind cannot be told from the cell, the loop is left alone and remembered: if yaegi
+// then fails, retryRewrite converts it too.
+func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
+	if s.Value != nil || (s.Key != nil && s.Tok != token.DEFINE) {
+		return nil
+	}
+	switch c.kindOf(s.X) {
+	case kindInt:
+	case kindUnknown:
+		if !c.rangeUnknownAsInt {
+			c.unknownRanges = append(c.unknownRanges, s)
+			return nil
+		}
+	default:
+		return nil
+	}
+	key := "__i"
+	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
+		key = id.Name
+	}
+	c.tmp++
+	n := fmt.Sprintf("__n%d", c.tmp)
+	var zero ast.Expr = &ast.BasicLit{Kind: token.INT, Value: "0"}
+	switch s.X.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.BasicLit:
+		zero = &ast.BinaryExpr{X: s.X, Op: token.SUB, Y: s.X}
+	}
+	return &ast.ForStmt{
+		For: s.For,
+		Init: &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(key), ast.NewIdent(n)}, Tok: token.DEFINE,
+			Rhs: []ast.Expr{zero, s.X}, TokPos: s.TokPos},
+		Cond: &ast.BinaryExpr{X: ast.NewIdent(key), Op: token.LSS, Y: ast.NewIdent(n)},
+		Post: &ast.IncDecStmt{X: ast.NewIdent(key), Tok: token.INC},
+		Body: s.Body,
+	}
+}
+
+// --- per-iteration loop variables ----------------------------------------------------------
+
+// inFuncLit wraps a statement in func() { … }() when it runs in the global scope, for the
+// statements yaegi v0.16.1 mishandles there: loops whose closures capture block variables (it
+// mixes up their frame slots). The function literal gives them a frame of their own; they
+// declare nothing the cell sees afterwards.
+func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
+	if c.inFunc > 0 {
+		return s
+	}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{s}},
+	}}}
+}
+
+// loopVarRange gives each iteration its own copies of the range variables when the body can
+// keep a reference to them. It reports whether it did.
+func (c *cellCtx) loopVarRange(s *ast.RangeStmt) bool {
+	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
+		return false
+	}
+	if !c.copyLoopVars(s.Body, s.Key, s.Value) {
+		return false
+	}
+	c.markCopied(s)
+	return true
+}
+
+func (c *cellCtx) markCopied(s ast.Stmt) {
+	if c.copied == nil {
+		c.copied = map[ast.Stmt]bool{}
+	}
+	c.copied[s] = true
+}
+
+// loopVarFor does the same for a three-clause loop. A body that assigns the variable itself is
+// left alone (the copy would not flow back into the loop's condition and post statement).
+func (c *cellCtx) loopVarFor(s *ast.ForStmt) bool {
+	init, ok := s.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || !capturesVars(s.Body) {
+		return false
+	}
+	for _, v := range init.Lhs {
+		if id, ok := v.(*ast.Ident); ok && assigns(s.Body, id.Name) {
+			return false
+		}
+	}
+	if !c.copyLoopVars(s.Body, init.Lhs...) {
+		return false
+	}
+	c.markCopied(s)
+	return true
+}
+
+// copyLoopVars renames the loop variables inside body to fresh names declared, at the top of the
+// body, as copies of them. (yaegi mishandles `i := i` in a loop body, hence the renaming.)
+func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) bool {
+	for _, v := range vars {
+		if id, ok := v.(*ast.Ident); ok && redeclares(body, id.Name) {
+			return false
+		}
+	}
+	var lhs, rhs []ast.Expr
+	for _, v := range vars {
+		id, ok := v.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		c.tmp++
+		fresh := fmt.Sprintf("%s__%d", id.Name, c.tmp)
+		renameIdent(body, id.Name, fresh)
+		lhs, rhs = append(lhs, ast.NewIdent(fresh)), append(rhs, ast.NewIdent(id.Name))
+	}
+	if len(lhs) == 0 {
+		return false
+	}
+	// `_ = x` keeps a copy that the body never reads legal.
+	decl := []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs}}
+	for _, l := range lhs {
+		decl = append(decl, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(l.(*ast.Ident).Name)}})
+	}
+	body.List = append(decl, body.List...)
+	return true
+}
+
+// capturesVars reports whether a loop body can keep a reference to its variables past the
+// iteration: a function literal, a go or defer statement, or an address taken.
+func capturesVars(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// assigns reports whether body assigns to (or increments, or takes the address of) name.
+func assigns(body ast.Node, name string) bool {
+	found := false
+	is := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == name }
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					found = found || is(l)
+				}
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || (n.Op == token.AND && is(n.X))
+		}
+		return !found
+	})
+	return found
+}
+
+// redeclares reports whether name is declared anew anywhere inside body.
+func redeclares(body ast.Node, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && id.Name == name {
+						found = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				found = found || id.Name == name
+			}
+		case *ast.TypeSpec:
+			found = found || n.Name.Name == name
+		case *ast.Field:
+			for _, id := range n.Names {
+				found = found || id.Name == name
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE && id.Name == name {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// renameIdent renames the uses of variable old under n: not field names after a dot, not keys of
+// struct literals.
+func renameIdent(n ast.Node, old, new string) {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if n.Name == old {
+				n.Name = new
+				n.Obj = nil
+			}
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, visit)
+			return false
+		case *ast.CompositeLit:
+			_, isMap := n.Type.(*ast.MapType)
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok && !isMap {
+					ast.Inspect(kv.Value, visit)
+					continue
+				}
+				ast.Inspect(e, visit)
+			}
+			return false
+		case *ast.StructType:
+			return false
+		}
+		return true
+	}
+	ast.Inspect(n, visit)
+}
+
+// --- expressions: method expressions, min and max ------------------------------------------
+
+func (c *cellCtx) expr(e ast.Expr) ast.Expr {
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		if f := c.methodExpr(e); f != nil {
+			return f
+		}
+	case *ast.CallExpr:
+		c.minMaxArgs(e)
+	}
+	return e
+}
+
+// methodExpr turns T.M or (*T).M, for a method declared in a cell, into
+// func(recv T, p0 A, …) R { return recv.M(p0, …) }.
+func (c *cellCtx) methodExpr(sel *ast.SelectorExpr) ast.Expr {
+	x := sel.X
+	ptr := false
+	if p, ok := x.(*ast.ParenExpr); ok {
+		if st, ok := p.X.(*ast.StarExpr); ok {
+			x, ptr = st.X, true
+		}
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok || c.kinds[id.Name] != kindUnknown || !c.isType(id.Name) {
+		return nil
+	}
+	m := c.method(id.Name, sel.Sel.Name)
+	if m == nil || m.Type.TypeParams != nil {
+		return nil
+	}
+	var recvType ast.Expr = ast.NewIdent(id.Name)
+	if ptr {
+		recvType = &ast.StarExpr{X: recvType}
+	}
+	params := []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("__recv")}, Type: recvType}}
+	var args []ast.Expr
+	ellipsis := token.NoPos
+	k := 0
+	for _, f := range m.Type.Params.List {
+		n := max(1, len(f.Names))
+		for j := 0; j < n; j++ {
+			name := fmt.Sprintf("__p%d", k)
+			k++
+			params = append(params, &ast.Field{Names: []*ast.Ident{ast.NewIdent(name)}, Type: f.Type})
+			args = append(args, ast.NewIdent(name))
+			if _, ok := f.Type.(*ast.Ellipsis); ok {
+				ellipsis = sel.Pos()
+			}
+		}
+	}
+	var results *ast.FieldList
+	if m.Type.Results != nil {
+		results = &ast.FieldList{}
+		for _, f := range m.Type.Results.List {
+			for j := 0; j < max(1, len(f.Names)); j++ {
+				results.List = append(results.List, &ast.Field{Type: f.Type})
+			}
+		}
+	}
+	call := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent("__recv"), Sel: ast.NewIdent(sel.Sel.Name)}, Args: args, Ellipsis: ellipsis}
+	var body ast.Stmt = &ast.ExprStmt{X: call}
+	if results != nil && len(results.List) > 0 {
+		body = &ast.ReturnStmt{Results: []ast.Expr{call}}
+	}
+	return &ast.FuncLit{
+		Type: &ast.FuncType{Func: sel.Pos(), Params: &ast.FieldList{List: params}, Results: results},
+		Body: &ast.BlockStmt{List: []ast.Stmt{body}},
+	}
+}
+
+// isType reports whether name is a type declared by a cell (this one or an earlier one).
+func (c *cellCtx) isType(name string) bool {
+	if _, ok := c.s.types[name]; ok {
+		return true
+	}
+	for _, p := range c.pieces {
+		if p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, sp := range g.Specs {
+					if sp.(*ast.TypeSpec).Name.Name == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// method finds the declaration of method name of type t, in this cell or an earlier one.
+func (c *cellCtx) method(t, name string) *ast.FuncDecl {
+	for _, p := range c.pieces {
+		if p.file == nil {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			if f, ok := d.(*ast.FuncDecl); ok && f.Recv != nil && f.Name.Name == name && recvTypeName(f.Recv.List[0].Type) == t {
+				return f
+			}
+		}
+	}
+	return c.s.methods[t][name]
+}
+
+// minMaxArgs reorders the arguments of min and max (commutative) so that a non-constant one
+// comes first: the prelude's generic min/max infer T from the first argument, and min(3, x)
+// with x float64 must not make T int. All-constant calls with a float among them become float64.
+func (c *cellCtx) minMaxArgs(call *ast.CallExpr) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || (id.Name != "min" && id.Name != "max") || c.s.funcs[id.Name] != nil || len(call.Args) < 2 {
+		return
+	}
+	if isConst(call.Args[0]) {
+		for i, a := range call.Args {
+			if !isConst(a) {
+				call.Args[0], call.Args[i] = call.Args[i], call.Args[0]
+				return
+			}
+		}
+		for _, a := range call.Args {
+			if isFloatLit(a) {
+				call.Args[0] = &ast.CallExpr{Fun: ast.NewIdent("float64"), Args: []ast.Expr{call.Args[0]}}
+				return
+			}
+		}
+	}
+}
+
+func isConst(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.UnaryExpr:
+		return isConst(e.X)
+	case *ast.ParenExpr:
+		return isConst(e.X)
+	case *ast.BinaryExpr:
+		return isConst(e.X) && isConst(e.Y)
+	}
+	return false
+}
+
+func isFloatLit(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.FLOAT
+	case *ast.UnaryExpr:
+		return isFloatLit(e.X)
+	case *ast.ParenExpr:
+		return isFloatLit(e.X)
+	case *ast.BinaryExpr:
+		return isFloatLit(e.X) || isFloatLit(e.Y)
+	}
+	return false
+}
+
+// --- type switches binding a variable --------------------------------------------------------
+
+// typeSwitchBinding rewrites `switch x := v.(type) { case T: … case A, B: … }`, which yaegi
+// v0.16.1 gets wrong (no case matches a type with methods; in the global scope it does not
+// compile), into
+//
+//	switch __ts := v; __ts.(type) { case T: x := __ts.(T); … case A, B: x := __ts; … }
+//
+// which it runs correctly. It returns nil for a switch without a binding.
+func (c *cellCtx) typeSwitchBinding(s *ast.TypeSwitchStmt) ast.Stmt {
+	a, ok := s.Assign.(*ast.AssignStmt)
+	if !ok || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return nil
+	}
+	x, ok1 := a.Lhs[0].(*ast.Ident)
+	ta, ok2 := a.Rhs[0].(*ast.TypeAssertExpr)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	c.tmp++
+	ts := fmt.Sprintf("__ts%d", c.tmp)
+	for _, cc := range s.Body.List {
+		cc := cc.(*ast.CaseClause)
+		var val ast.Expr = ast.NewIdent(ts)
+		if len(cc.List) == 1 {
+			if id, isNil := cc.List[0].(*ast.Ident); !isNil || id.Name != "nil" {
+				val = &ast.TypeAssertExpr{X: ast.NewIdent(ts), Type: cc.List[0]}
+			}
+		}
+		bind := []ast.Stmt{
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(x.Name)}, Tok: token.DEFINE, Rhs: []ast.Expr{val}, TokPos: a.TokPos},
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(x.Name)}},
+		}
+		cc.Body = append(bind, cc.Body...)
+	}
+	init := &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(ts)}, Tok: token.DEFINE, Rhs: []ast.Expr{ta.X}, TokPos: a.TokPos}
+	out := &ast.TypeSwitchStmt{Switch: s.Switch, Init: init,
+		Assign: &ast.ExprStmt{X: &ast.TypeAssertExpr{X: ast.NewIdent(ts), Lparen: ta.Lparen, Rparen: ta.Rparen}},
+		Body:   s.Body}
+	if s.Init == nil {
+		return out
+	}
+	return &ast.BlockStmt{List: []ast.Stmt{s.Init, out}}
+}

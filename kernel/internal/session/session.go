@@ -1,0 +1,266 @@
+package session
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
+	"github.com/gptnotes/gptnotes/kernel/symbols"
+)
+
+// A Sink receives the running cell's outputs as they happen.
+type Sink interface {
+	Stream(name, text string) // name "stdout" or "stderr"
+	display.Publisher
+}
+
+// A Session is one interpreter and the state cells build in it. Its methods are safe for
+// concurrent use; cells run one at a time.
+type Session struct {
+	mu    sync.Mutex // held by Execute, Complete, Inspect
+	in    *interp.Interpreter
+	fset  *token.FileSet
+	cells int // cells executed
+
+	imports map[string]string // import path → name it is used under, for imports already run
+	types   map[string]string // type name → source of its declaration, for redefinitions
+	methods map[string]map[string]*ast.FuncDecl
+	funcs   map[string]*ast.FuncDecl // top-level functions declared so far
+
+	runMu   sync.Mutex
+	running *cellRun // the cell now executing, nil between cells
+
+	trace traceBuffer // yaegi's interpreted panic frames, see stderrFilter
+}
+
+// cellRun is the state of one executing cell.
+type cellRun struct {
+	id      int
+	sink    Sink
+	cancel  context.CancelCauseFunc
+	results []any // values of the trailing expression, set by the cell runtime
+	gotRes  bool
+}
+
+// CellError is a cell's failure as Jupyter shows it: ename, evalue, traceback.
+type CellError struct {
+	Name      string
+	Value     string
+	Traceback []string
+}
+
+func (e *CellError) Error() string { return e.Name + ": " + e.Value }
+
+// New starts an interpreter with the standard library, the plugins of package symbols and the
+// kernel's prelude. The first New in a process redirects fds 1 and 2 into the capture pipes.
+func New() (*Session, error) {
+	if err := startCapture(); err != nil {
+		return nil, err
+	}
+	s := &Session{
+		imports: map[string]string{},
+		types:   map[string]string{},
+		methods: map[string]map[string]*ast.FuncDecl{},
+		funcs:   map[string]*ast.FuncDecl{},
+	}
+	s.in = interp.New(interp.Options{
+		Stdout: os.Stdout, // fd 1: the capture pipe
+		Stderr: &stderrFilter{s: s},
+		Args:   []string{"gptnotes"},
+	})
+	s.fset = s.in.FileSet()
+	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
+		if err := s.in.Use(syms); err != nil {
+			return nil, fmt.Errorf("session: load symbols: %w", err)
+		}
+	}
+	if err := s.evalPrelude(); err != nil {
+		return nil, fmt.Errorf("session: prelude: %w", err)
+	}
+	if _, err := s.in.Compile(slicesSource); err != nil {
+		return nil, fmt.Errorf("session: package slices: %w", err)
+	}
+	return s, nil
+}
+
+// Execute runs one cell. Its output streams to sink while it runs; display calls from the cell
+// publish to sink. The result is the rendering of a trailing expression (nil when there is none).
+// A failing cell returns a *CellError; a cancelled ctx interrupts the cell. The session keeps every
+// earlier cell's state whatever happens.
+func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *display.Bundle, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cells++
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	run := &cellRun{id: s.cells, sink: sink, cancel: cancel}
+	s.setRunning(run)
+	flushCapture() // output written between cells goes to the log, not to this cell
+	setSink(sink)
+	display.SetPublisher(sink)
+	defer func() {
+		flushCapture()
+		display.SetPublisher(nil)
+		setSink(nil)
+		s.setRunning(nil)
+	}()
+	s.trace.take()
+
+	trailing, err := s.run(ctx, run, scopeFile, code)
+	if err != nil {
+		return nil, err
+	}
+	if !trailing || !run.gotRes {
+		return nil, nil
+	}
+	b := renderResults(run.results)
+	return &b, nil
+}
+
+func (s *Session) setRunning(r *cellRun) {
+	s.runMu.Lock()
+	s.running = r
+	s.runMu.Unlock()
+}
+
+// renderResults renders the values of a trailing expression: one value as itself, several like
+// fmt.Println would print them.
+func renderResults(vals []any) display.Bundle {
+	if len(vals) == 1 {
+		return display.Render(vals[0])
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = display.Plain(v)
+	}
+	return display.Render(strings.Join(parts, " "))
+}
+
+// run parses, checks, rewrites and evaluates one cell, piece by piece. It reports whether the
+// cell ended with an expression whose value was captured.
+func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trailing bool, err error) {
+	pieces := splitCell(code)
+	if err := parsePieces(s.fset, name, code, pieces); err != nil {
+		return false, syntaxError(err)
+	}
+	pieces = orderPieces(pieces)
+	c := &cellCtx{s: s, name: name, src: code, id: r.id, pieces: pieces}
+	if err := c.check(); err != nil {
+		return false, err
+	}
+	c.rewrite()
+	for i := range pieces {
+		p := &pieces[i]
+		last := i == len(pieces)-1
+		var node ast.Node
+		switch p.kind {
+		case declPiece:
+			if !c.prepareDecls(p) {
+				continue
+			}
+			node = p.file
+		case stmtPiece:
+			if last {
+				trailing = c.captureTrailing(p)
+			}
+			node = p.body
+		}
+		prog, err := s.compile(node)
+		if err != nil && trailing && last && isVoidResult(err) {
+			c.uncaptureTrailing(p)
+			trailing = false
+			prog, err = s.compile(node)
+		}
+		if err != nil && c.retryRewrite(p, err) {
+			prog, err = s.compile(node)
+		}
+		if err != nil {
+			return false, c.compileError(err)
+		}
+		if err := s.execute(ctx, prog); err != nil {
+			return false, s.runtimeError(ctx, err)
+		}
+		if p.kind == declPiece {
+			c.record(p)
+		}
+	}
+	return trailing, nil
+}
+
+// compile turns a piece's AST into a program, converting yaegi's compile panics into errors.
+func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &compilePanic{value: r}
+		}
+	}()
+	logMu.Lock()
+	muteLog = true
+	logMu.Unlock()
+	defer func() {
+		logMu.Lock()
+		muteLog = false
+		logMu.Unlock()
+	}()
+	return s.in.CompileAST(n)
+}
+
+// execute runs a compiled piece until it ends or ctx is done.
+func (s *Session) execute(ctx context.Context, prog *interp.Program) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = interp.Panic{Value: r}
+		}
+	}()
+	_, err = s.in.ExecuteWithContext(ctx, prog)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// compilePanic is a panic raised by yaegi while compiling.
+type compilePanic struct{ value any }
+
+func (p *compilePanic) Error() string { return fmt.Sprint(p.value) }
+
+// isVoidResult reports whether compiling the trailing-expression capture failed because the
+// expression has no value (a call of a function without results).
+func isVoidResult(err error) bool {
+	return strings.Contains(err.Error(), " as type ()")
+}
+
+// exitError is the panic value of os.Exit called from a cell.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
+
+// slicesSource replaces the generic functions of the standard library's slices package, which
+// yaegi v0.16.1 cannot run, with one-type-parameter versions (see slices.go.txt).
+//
+//go:embed slices.go.txt
+var slicesSource string
+
+// evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
+func (s *Session) evalPrelude() error {
+	f, err := parser.ParseFile(s.fset, scopeFile, "package main\n//line "+scopeFile+":1:1\n"+prelude, 0)
+	if err != nil {
+		return err
+	}
+	prog, err := s.compile(f)
+	if err != nil {
+		return err
+	}
+	_, err = s.in.Execute(prog)
+	return err
+}

@@ -1,0 +1,130 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
+)
+
+// recorder is a Sink that keeps everything a cell sends, in order.
+type recorder struct {
+	mu      sync.Mutex
+	events  []string // "stdout:text", "stderr:text", "display:…", "clear"
+	streams map[string]*strings.Builder
+}
+
+func newRecorder() *recorder {
+	return &recorder{streams: map[string]*strings.Builder{"stdout": {}, "stderr": {}}}
+}
+
+func (r *recorder) Stream(name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, name+":"+text)
+	r.streams[name].WriteString(text)
+}
+
+func (r *recorder) Display(b display.Bundle, id string, update bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("display(update=%v):%v", update, b.Data[display.MIMEPlain]))
+}
+
+func (r *recorder) ClearOutput(wait bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "clear")
+}
+
+func (r *recorder) stdout() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.streams["stdout"].String()
+}
+
+func (r *recorder) stderr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.streams["stderr"].String()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	stopCapture()
+	os.Exit(code)
+}
+
+func newSession(t testing.TB) *Session {
+	t.Helper()
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// exec runs one cell and returns its stdout, its result's text/plain and its error.
+func exec(t testing.TB, s *Session, code string) (stdout, result string, err error) {
+	t.Helper()
+	r := newRecorder()
+	b, err := s.Execute(context.Background(), code, r)
+	if b != nil {
+		result = fmt.Sprint(b.Data[display.MIMEPlain])
+	}
+	return r.stdout(), result, err
+}
+
+// TestCells runs every cell program in testdata/cells. A program is one or more cells separated
+// by lines "// ---"; its transcript (stdout, "Out: <text/plain>" for each result, "Error: <name>:
+// <value>" for a failing cell) must equal the trailing // Output: comment.
+func TestCells(t *testing.T) {
+	files, err := filepath.Glob("../../../testdata/cells/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cell programs: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".go"), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			program, want, ok := strings.Cut(string(src), "\n// Output:\n")
+			if !ok {
+				t.Fatalf("%s has no // Output: comment", file)
+			}
+			want = uncomment(want)
+			s := newSession(t)
+			var got strings.Builder
+			for _, cell := range strings.Split(program, "\n// ---\n") {
+				out, res, err := exec(t, s, cell)
+				got.WriteString(out)
+				if res != "" {
+					fmt.Fprintf(&got, "Out: %s\n", res)
+				}
+				if err != nil {
+					fmt.Fprintf(&got, "Error: %v\n", err)
+				}
+			}
+			if got.String() != want {
+				t.Errorf("transcript:\n%s\nwant:\n%s", got.String(), want)
+			}
+		})
+	}
+}
+
+// uncomment strips the "// " of every line of an Output comment.
+func uncomment(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		line = strings.TrimPrefix(line, "//")
+		line = strings.TrimPrefix(line, " ")
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,308 @@
+package tokenizer
+
+import (
+	"math"
+	"strings"
+)
+
+// This file is the encoder: pre-split the text, then for each chunk either
+// find it as one whole token or run the merge loop on its bytes: repeatedly
+// merge the adjacent pair with the lowest rank, leftmost first, until no
+// adjacent pair has a merge rule.
+
+// Encode returns the token ids of text. Special-token text in it, such as
+// "<|endoftext|>", is encoded as ordinary text (tiktoken's rule for user
+// input); use EncodeWithSpecial to let it through as special tokens.
+// Invalid UTF-8 is encoded byte by byte and decodes back to the same bytes.
+func (t *Tokenizer) Encode(text string) []int {
+	return t.appendOrdinary(make([]int, 0, len(text)/4+1), text)
+}
+
+// EncodeWithSpecial is Encode, except that occurrences of the special tokens
+// listed in allowed become their ids. allowed may hold "all" to allow every
+// special token of t. Special tokens not allowed stay ordinary text, as with
+// tiktoken's encode(text, allowed_special=allowed, disallowed_special=()).
+//
+//	EncodeWithSpecial("a<|endoftext|>b", []string{"<|endoftext|>"}) → [64 50256 65]
+func (t *Tokenizer) EncodeWithSpecial(text string, allowed []string) []int {
+	var specials []string
+	for _, a := range allowed {
+		if a == "all" {
+			specials = t.SpecialTokens()
+			break
+		}
+		if _, ok := t.special[a]; ok {
+			specials = append(specials, a)
+		}
+	}
+	ids := make([]int, 0, len(text)/4+1)
+	for len(text) > 0 {
+		at, text1 := nextSpecial(text, specials)
+		ids = t.appendOrdinary(ids, text[:at])
+		if at == len(text) {
+			break
+		}
+		ids = append(ids, t.special[text1])
+		text = text[at+len(text1):]
+	}
+	return ids
+}
+
+// nextSpecial finds the first occurrence in text of any of specials (the
+// longest, if several start there). It returns len(text) if there is none.
+func nextSpecial(text string, specials []string) (at int, special string) {
+	at = len(text)
+	for _, s := range specials {
+		i := strings.Index(text, s)
+		if i >= 0 && (i < at || i == at && len(s) > len(special)) {
+			at, special = i, s
+		}
+	}
+	return at, special
+}
+
+// appendOrdinary appends the ids of text, with no special tokens, to dst.
+func (t *Tokenizer) appendOrdinary(dst []int, text string) []int {
+	if t.split == SplitNone {
+		if text == "" {
+			return dst
+		}
+		return t.appendChunk(dst, text)
+	}
+	for i := 0; i < len(text); {
+		j := nextChunk(text, i)
+		dst = t.appendChunk(dst, text[i:j])
+		i = j
+	}
+	return dst
+}
+
+// appendChunk appends the ids of one chunk: one map look-up when the chunk is
+// a whole token (" func", "\n\t", "err"), else the merge loop.
+func (t *Tokenizer) appendChunk(dst []int, chunk string) []int {
+	if id, ok := t.whole[chunk]; ok {
+		return append(dst, int(id))
+	}
+	return t.mergeChunk(dst, chunk)
+}
+
+// noRank marks a pair with no merge rule.
+const noRank = math.MaxInt32
+
+// scanLimit is the chunk length up to which mergeChunk finds the best pair by
+// scanning (O(n²) per chunk, but no allocation and tiny constants); longer
+// chunks use a heap (O(n log n)).
+const scanLimit = 64
+
+// mergeChunk appends to dst the ids the merge loop makes of chunk's bytes.
+func (t *Tokenizer) mergeChunk(dst []int, chunk string) []int {
+	if len(chunk) > scanLimit {
+		return t.mergeHeap(dst, chunk)
+	}
+	var partsBuf, ranksBuf [scanLimit]int32
+	n := len(chunk)
+	parts := partsBuf[:n] // (n) token ids, one per byte to start with
+	for i := range n {
+		parts[i] = t.byteID[chunk[i]]
+	}
+	ranks := ranksBuf[:n] // ranks[i]: rank of the pair (parts[i], parts[i+1])
+	for i := 0; i+1 < n; i++ {
+		ranks[i] = t.pairs.rank(parts[i], parts[i+1])
+	}
+	for n > 1 {
+		best, bestRank := 0, int32(noRank)
+		for i, r := range ranks[:n-1] {
+			if r < bestRank {
+				best, bestRank = i, r
+			}
+		}
+		if bestRank == noRank {
+			break
+		}
+		// Merge parts[best] and parts[best+1]; only the ranks of the pairs
+		// either side of the new token change.
+		parts[best] = int32(t.merges[bestRank].ID)
+		copy(parts[best+1:n], parts[best+2:n])
+		copy(ranks[best+1:n], ranks[best+2:n])
+		n--
+		if best > 0 {
+			ranks[best-1] = t.pairs.rank(parts[best-1], parts[best])
+		}
+		if best+1 < n {
+			ranks[best] = t.pairs.rank(parts[best], parts[best+1])
+		} else {
+			ranks[best] = noRank
+		}
+	}
+	for _, id := range parts[:n] {
+		dst = append(dst, int(id))
+	}
+	return dst
+}
+
+// mergeHeap is mergeChunk for long chunks. The parts form a linked list over
+// byte offsets; a min-heap holds candidate merges keyed by rank<<32|offset, so
+// the lowest rank, then the leftmost, pops first. An entry is stale (skipped)
+// when its part is gone or its pair changed. A stale entry can never look
+// current: each change at an offset replaces an id by a newer token, so the
+// pair there never comes back, and each rank belongs to one pair.
+func (t *Tokenizer) mergeHeap(dst []int, chunk string) []int {
+	n := len(chunk)
+	id := make([]int32, n)   // (n) token id of the part starting at each offset
+	next := make([]int32, n) // (n) offset of the next part, or n
+	prev := make([]int32, n) // (n) offset of the previous part, or -1
+	rank := make([]int32, n) // (n) rank of (part, next part); noRank if none or removed
+	for i := range n {
+		id[i], next[i], prev[i], rank[i] = t.byteID[chunk[i]], int32(i+1), int32(i-1), noRank
+	}
+	h := make(minHeap, 0, n)
+	for i := 0; i+1 < n; i++ {
+		if rank[i] = t.pairs.rank(id[i], id[i+1]); rank[i] != noRank {
+			h = append(h, uint64(rank[i])<<32|uint64(i))
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		top := h.pop()
+		i, r := int32(top&math.MaxUint32), int32(top>>32)
+		if rank[i] != r {
+			continue
+		}
+		j := next[i]
+		id[i] = int32(t.merges[r].ID)
+		next[i] = next[j]
+		if next[j] < int32(n) {
+			prev[next[j]] = i
+		}
+		rank[j] = noRank
+		rank[i] = noRank
+		if k := next[i]; k < int32(n) {
+			if rank[i] = t.pairs.rank(id[i], id[k]); rank[i] != noRank {
+				h.push(uint64(rank[i])<<32 | uint64(i))
+			}
+		}
+		if p := prev[i]; p >= 0 {
+			if rank[p] = t.pairs.rank(id[p], id[i]); rank[p] != noRank {
+				h.push(uint64(rank[p])<<32 | uint64(p))
+			}
+		}
+	}
+	for i := int32(0); i < int32(n); i = next[i] {
+		dst = append(dst, int(id[i]))
+	}
+	return dst
+}
+
+// minHeap is a binary min-heap of uint64 keys.
+type minHeap []uint64
+
+func (h minHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *minHeap) push(k uint64) {
+	*h = append(*h, k)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p] <= s[i] {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *minHeap) pop() uint64 {
+	s := *h
+	top := s[0]
+	s[0] = s[len(s)-1]
+	*h = s[:len(s)-1]
+	h.down(0)
+	return top
+}
+
+func (h minHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if h[i] <= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// pairTable maps a pair of ids to the rank of its merge rule: an
+// open-addressing hash table with linear probing, so the merge loop does no
+// Go map look-ups.
+type pairTable struct {
+	slots []pairSlot
+	shift uint // 64 - log2(len(slots))
+	used  int  // slots holding a pair
+}
+
+type pairSlot struct {
+	key  uint64 // Left<<32 | Right, or emptyKey
+	rank int32
+}
+
+const emptyKey = math.MaxUint64
+
+func newPairTable(n int) pairTable {
+	bits := uint(4)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	slots := make([]pairSlot, 1<<bits)
+	for i := range slots {
+		slots[i].key = emptyKey
+	}
+	return pairTable{slots: slots, shift: 64 - bits}
+}
+
+func (p *pairTable) rank(left, right int32) int32 {
+	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	mask := uint64(len(p.slots) - 1)
+	for i := (key * 0x9e3779b97f4a7c15) >> p.shift; ; i = (i + 1) & mask {
+		s := &p.slots[i]
+		if s.key == key {
+			return s.rank
+		}
+		if s.key == emptyKey {
+			return noRank
+		}
+	}
+}
+
+// insert adds a pair; the table is sized for all pairs up front, but grows
+// if needed.
+func (p *pairTable) insert(left, right, rank int32) {
+	if p.used*2 >= len(p.slots) {
+		old := p.slots
+		*p = newPairTable(len(old))
+		for _, s := range old {
+			if s.key != emptyKey {
+				p.insert(int32(s.key>>32), int32(uint32(s.key)), s.rank)
+			}
+		}
+	}
+	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	mask := uint64(len(p.slots) - 1)
+	i := (key * 0x9e3779b97f4a7c15) >> p.shift
+	for p.slots[i].key != emptyKey && p.slots[i].key != key {
+		i = (i + 1) & mask
+	}
+	if p.slots[i].key == emptyKey {
+		p.used++
+	}
+	p.slots[i] = pairSlot{key, rank}
+}

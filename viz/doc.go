@@ -1,0 +1,35 @@
+// Package viz draws the study's figures with gonum.org/v1/plot: one file per figure, each a
+// function that takes the measured values from package gpt and returns something a notebook
+// cell can show.
+//
+// Values show themselves in a cell by their type alone; viz never imports the kernel:
+//   - a *plot.Plot renders as an image;
+//   - a *Grid (several plots side by side) has PNG() and SVG();
+//   - a *Slider (an interactive figure) and a *Table have HTML().
+//
+// The figures, in the order of MEASUREMENTS.md:
+//
+//	residual.go    residual-stream norm by depth, scaled vs plain init
+//	positions.go   positions pushed through the stack, cached vs uncached, and the time ratio
+//	budget.go      KV-cache bytes × batch against the weights, Small…XL, fp32/bf16
+//	divergence.go  fp32 vs bf16 greedy divergence; cached vs uncached logit differences
+//	nucleus.go     top-p set size vs temperature, top-k 40/200 mass, entropy in bits
+//	topn.go        the next-token distribution, top n candidates
+//	loss.go        the training loss curve
+//	attention.go   the attention weights of one layer and head
+//
+// and the interactive versions (slider.go): SliderPositions, SliderBudget, SliderTemperature.
+// Each is a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript
+// behind a range input — that needs no network and works in the classic notebook, JupyterLab and
+// nbconvert's HTML. In an untrusted notebook, where scripts do not run, the first frame stays.
+//
+// Every figure has an Example that is also its golden-image test (testdata/*_golden.png,
+// compared with gonum's cmpimg); regenerate them with
+//
+//	go test ./viz -regen
+//
+// Usage in a cell:
+//
+//	growth := gpt.ResidualGrowth(...)   // the model's measurement
+//	viz.ResidualNorms(growth)            // the figure
+package viz

@@ -1,0 +1,184 @@
+package viz
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// newPlot starts a figure with a title, axis labels and a light grid.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	return p
+}
+
+// logY puts the y axis on a log scale with powers-of-ten ticks.
+func logY(p *plot.Plot) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = powersOfTen{}
+}
+
+// powersOfTen marks a log axis at every power of ten, labelled 0.001, 0.01 … 1000, or 1e-05
+// and 1e+06 past those, with unlabelled minor ticks at 2…9 times each.
+type powersOfTen struct{}
+
+func (powersOfTen) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	if min <= 0 || max <= 0 {
+		return ts
+	}
+	for k := int(math.Floor(math.Log10(min))); k <= int(math.Ceil(math.Log10(max))); k++ {
+		v := math.Pow10(k)
+		if v >= min && v <= max {
+			label := strconv.FormatFloat(v, 'f', -1, 64)
+			if k < -3 || k > 5 {
+				label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: label})
+		}
+		for m := 2; m <= 9; m++ {
+			if w := float64(m) * v; w >= min && w <= max {
+				ts = append(ts, plot.Tick{Value: w})
+			}
+		}
+	}
+	return ts
+}
+
+// line adds a solid (dash 0) or dashed line through xs, ys, in colour i, named in the legend.
+func line(p *plot.Plot, name string, xs, ys []float64, i int, dashed bool) *plotter.Line {
+	pts := make(plotter.XYs, len(xs))
+	for k := range xs {
+		pts[k] = plotter.XY{X: xs[k], Y: ys[k]}
+	}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		panic(fmt.Sprintf("viz: line %q: %v", name, err)) // only NaN/Inf points reach here
+	}
+	l.Color = colorAt(i)
+	l.Width = vg.Points(1.5)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	p.Add(l)
+	if name != "" {
+		p.Legend.Add(name, l)
+	}
+	return l
+}
+
+// points adds glyphs at xs, ys: filled circles in colour i, or (study) grey crosses.
+func points(p *plot.Plot, name string, xs, ys []float64, c color.Color, shape draw.GlyphDrawer) *plotter.Scatter {
+	pts := make(plotter.XYs, len(xs))
+	for k := range xs {
+		pts[k] = plotter.XY{X: xs[k], Y: ys[k]}
+	}
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		panic(fmt.Sprintf("viz: points %q: %v", name, err))
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: shape}
+	if shape == studyGlyph {
+		s.GlyphStyle.Radius = vg.Points(5)
+	}
+	p.Add(s)
+	if name != "" {
+		p.Legend.Add(name, s)
+	}
+	return s
+}
+
+// labels writes texts at xs, ys, shifted right of the point.
+func labels(p *plot.Plot, xs, ys []float64, texts []string, c color.Color) {
+	pts := make(plotter.XYs, len(xs))
+	for k := range xs {
+		pts[k] = plotter.XY{X: xs[k], Y: ys[k]}
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: texts})
+	if err != nil {
+		panic(fmt.Sprintf("viz: labels: %v", err))
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Color = c
+		l.TextStyle[i].Font.Size = vg.Points(8)
+		l.TextStyle[i].YAlign = draw.YBottom
+	}
+	l.Offset = vg.Point{X: vg.Points(5)}
+	p.Add(l)
+}
+
+// hline draws a horizontal reference line at y across [x0, x1].
+func hline(p *plot.Plot, name string, x0, x1, y float64, c color.Color, dashed bool) {
+	l, _ := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	l.Color = c
+	l.Width = vg.Points(1)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	}
+	p.Add(l)
+	if name != "" {
+		p.Legend.Add(name, l)
+	}
+}
+
+// vline draws a vertical reference line at x across [y0, y1].
+func vline(p *plot.Plot, x, y0, y1 float64, c color.Color) {
+	l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+	l.Color = c
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(l)
+}
+
+// intTicks labels every integer position of a nominal axis with names.
+type namedTicks []string
+
+func (n namedTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for i, s := range n {
+		if float64(i) >= min-0.5 && float64(i) <= max+0.5 {
+			ts = append(ts, plot.Tick{Value: float64(i), Label: s})
+		}
+	}
+	return ts
+}
+
+// Bytes writes a byte count with a decimal unit: 75497472 → "75.5 MB".
+func Bytes(n float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	u := 0
+	for math.Abs(n) >= 1000 && u < len(units)-1 {
+		n /= 1000
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%.0f B", n)
+	}
+	return fmt.Sprintf("%.3g %s", n, units[u])
+}
+
+// Ratio writes a ratio the way the study does: 36.9 → "37×", 2.93 → "2.9×".
+func Ratio(r float64) string {
+	switch {
+	case r >= 9.95:
+		return fmt.Sprintf("%.0f×", r)
+	default:
+		return fmt.Sprintf("%.1f×", r)
+	}
+}
+
+// studyGlyph marks the study's own figure on a plot: a grey cross.
+var studyGlyph = draw.CrossGlyph{}
