@@ -176,6 +176,11 @@ func TestGPT2InvalidUTF8(t *testing.T) {
 			t.Errorf("%q: DecodeBytes(Encode) = %q, %v", s, back, err)
 		}
 	}
+	// DEL is GPT-2's token 221. (tiktoken-go v0.10.0 drops it: its
+	// regexp2/v2-compiled pattern never matches 0x7f.)
+	if ids := g.Encode("a\x7fb"); fmt.Sprint(ids) != "[64 221 65]" {
+		t.Errorf("Encode(\"a\\x7fb\") = %v, want [64 221 65]", ids)
+	}
 	// Byte by byte: an invalid byte alone is its one-byte token.
 	if ids := g.Encode("\xff"); len(ids) != 1 || string(g.Token(ids[0])) != "\xff" {
 		t.Errorf("Encode(\"\\xff\") = %v, want the one-byte token of 0xff", ids)

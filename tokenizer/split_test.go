@@ -60,7 +60,7 @@ var pieces = []string{
 	"0", "42", "١٢", "Ⅻ", "½", "²", "𝟘",
 	"!", "...", "_", "-", "{", "}", "\"", "//", "$", "€", "©", "\u200d", "\u200b", "\ufeff",
 	"😀", "👍🏽", "🇫🇷",
-	"\x80", "\xff", "\xe2\x82", "\xf0\x9f\x98", "\xc3", "\xed\xa0\x80", "\ufffd",
+	"\x7f", "\x00", "\x80", "\xff", "\xe2\x82", "\xf0\x9f\x98", "\xc3", "\xed\xa0\x80", "\ufffd",
 }
 
 // TestSplitAdversarial compares Split with regexp2 on random strings of up

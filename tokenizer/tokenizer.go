@@ -49,7 +49,7 @@ var ErrUnknownID = errors.New("tokenizer: unknown token id")
 // t.whole themselves.
 func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special map[string]int, checkWhole bool) (*Tokenizer, error) {
 	if split != SplitGPT2 && split != SplitNone {
-		return nil, fmt.Errorf("tokenizer: unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
+		return nil, fmt.Errorf("unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
 	}
 	size := 256 + len(merges) + len(special)
 	t := &Tokenizer{
@@ -65,10 +65,10 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 	}
 	claim := func(id int, what string) error {
 		if id < 0 || id >= size {
-			return fmt.Errorf("tokenizer: %s has id %d, outside [0, %d)", what, id, size)
+			return fmt.Errorf("%s has id %d, outside [0, %d)", what, id, size)
 		}
 		if t.vocab[id] != nil {
-			return fmt.Errorf("tokenizer: %s has id %d, which is already token %q", what, id, t.vocab[id])
+			return fmt.Errorf("%s has id %d, which is already token %q", what, id, t.vocab[id])
 		}
 		return nil
 	}
@@ -86,18 +86,18 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		}
 		for _, part := range [2]int{m.Left, m.Right} {
 			if part < 0 || part >= size || t.vocab[part] == nil || t.isSpec[part] {
-				return nil, fmt.Errorf("tokenizer: %s uses id %d, which no earlier byte or merge makes", what, part)
+				return nil, fmt.Errorf("%s uses id %d, which no earlier byte or merge makes", what, part)
 			}
 		}
 		if t.pairs.rank(int32(m.Left), int32(m.Right)) != noRank {
-			return nil, fmt.Errorf("tokenizer: %s repeats the pair of merge %d", what, t.pairs.rank(int32(m.Left), int32(m.Right)))
+			return nil, fmt.Errorf("%s repeats the pair of merge %d", what, t.pairs.rank(int32(m.Left), int32(m.Right)))
 		}
 		t.vocab[m.ID] = append(append([]byte{}, t.vocab[m.Left]...), t.vocab[m.Right]...)
 		t.pairs.insert(int32(m.Left), int32(m.Right), int32(r))
 	}
 	for text, id := range special {
 		if text == "" {
-			return nil, fmt.Errorf("tokenizer: special token with id %d has empty text", id)
+			return nil, fmt.Errorf("special token with id %d has empty text", id)
 		}
 		if err := claim(id, fmt.Sprintf("special token %q", text)); err != nil {
 			return nil, err
