@@ -7,3 +7,7 @@ import "reflect"
 
 // Symbols maps "importpath/pkgname" to the package's exported symbols, as interp.Use wants it.
 var Symbols = map[string]map[string]reflect.Value{}
+
+// Docs maps "importpath.Name" to the signature and doc comment of a plugin's exported symbol,
+// and "importpath" to the package's doc; generated with go/doc (see docs.go).
+var Docs = map[string]string{}

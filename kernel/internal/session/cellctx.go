@@ -62,8 +62,12 @@ func (c *cellCtx) prepareDecls(p *piece) bool {
 	return len(decls) > 0
 }
 
-// record remembers what an evaluated declaration piece declared.
+// record remembers what an evaluated piece declared.
 func (c *cellCtx) record(p *piece) {
+	if p.kind == stmtPiece {
+		c.recordVarTypes(p.body)
+		return
+	}
 	for _, d := range p.file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
@@ -202,4 +206,47 @@ type rewriteState struct {
 	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt
 	inFunc            int                  // >0 while rewriting inside a function body
 	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
+}
+
+// recordVarTypes remembers the cell-declared type of globals defined as x := T{…}, x := &T{…}
+// or var x T, for completing x's methods.
+func (c *cellCtx) recordVarTypes(body *ast.BlockStmt) {
+	typeName := func(e ast.Expr) string {
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = u.X
+		}
+		if cl, ok := e.(*ast.CompositeLit); ok {
+			e = cl.Type
+		}
+		if id, ok := e.(*ast.Ident); ok && c.isType(id.Name) {
+			return id.Name
+		}
+		return ""
+	}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE && len(st.Lhs) == len(st.Rhs) {
+				for i, l := range st.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						c.s.varTypes[id.Name] = typeName(st.Rhs[i])
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, sp := range g.Specs {
+					vs := sp.(*ast.ValueSpec)
+					for i, id := range vs.Names {
+						switch {
+						case vs.Type != nil:
+							c.s.varTypes[id.Name] = typeName(vs.Type)
+						case i < len(vs.Values):
+							c.s.varTypes[id.Name] = typeName(vs.Values[i])
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	_ "embed"
+	"reflect"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -32,10 +33,16 @@ type Session struct {
 	fset  *token.FileSet
 	cells int // cells executed
 
-	imports map[string]string // import path → name it is used under, for imports already run
-	types   map[string]string // type name → source of its declaration, for redefinitions
-	methods map[string]map[string]*ast.FuncDecl
-	funcs   map[string]*ast.FuncDecl // top-level functions declared so far
+	// What the cells declared so far, for rewrites, completion and inspection. Written by
+	// Execute (under stateMu), read by Complete and Inspect (under stateMu.RLock).
+	stateMu  sync.RWMutex
+	imports  map[string]string // "path" or "alias path" → name it is used under
+	types    map[string]string // type name → source of its declaration
+	methods  map[string]map[string]*ast.FuncDecl
+	funcs    map[string]*ast.FuncDecl // top-level functions
+	varTypes map[string]string        // global variable → name of its cell-declared type
+
+	packages map[string]map[string]reflect.Value // compiled packages: import path → symbols
 
 	runMu   sync.Mutex
 	running *cellRun // the cell now executing, nil between cells
@@ -68,10 +75,11 @@ func New() (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		imports: map[string]string{},
-		types:   map[string]string{},
-		methods: map[string]map[string]*ast.FuncDecl{},
-		funcs:   map[string]*ast.FuncDecl{},
+		imports:  map[string]string{},
+		types:    map[string]string{},
+		methods:  map[string]map[string]*ast.FuncDecl{},
+		funcs:    map[string]*ast.FuncDecl{},
+		varTypes: map[string]string{},
 	}
 	s.in = interp.New(interp.Options{
 		Stdout: os.Stdout, // fd 1: the capture pipe
@@ -79,9 +87,23 @@ func New() (*Session, error) {
 		Args:   []string{"gptnotes"},
 	})
 	s.fset = s.in.FileSet()
+	s.packages = map[string]map[string]reflect.Value{}
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
 		if err := s.in.Use(syms); err != nil {
 			return nil, fmt.Errorf("session: load symbols: %w", err)
+		}
+		for key, m := range syms {
+			i := strings.LastIndex(key, "/")
+			if i < 0 || key[:i] == runtimePath {
+				continue // "." holds yaegi's interface wrapper map, not a package
+			}
+			path := key[:i]
+			if s.packages[path] == nil {
+				s.packages[path] = map[string]reflect.Value{}
+			}
+			for name, v := range m {
+				s.packages[path][name] = v
+			}
 		}
 	}
 	if err := s.evalPrelude(); err != nil {
@@ -190,9 +212,9 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 		if err := s.execute(ctx, prog); err != nil {
 			return false, s.runtimeError(ctx, err)
 		}
-		if p.kind == declPiece {
-			c.record(p)
-		}
+		s.stateMu.Lock()
+		c.record(p)
+		s.stateMu.Unlock()
 	}
 	return trailing, nil
 }
@@ -250,6 +272,23 @@ func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 //
 //go:embed slices.go.txt
 var slicesSource string
+
+// packageSymbols are the exported symbols of the package at path: a compiled package's symbol
+// table, or for slices the kernel's replacement functions (as nil values).
+func (s *Session) packageSymbols(path string) map[string]reflect.Value {
+	if path == "slices" {
+		m := map[string]reflect.Value{}
+		for _, line := range strings.Split(slicesSource, "\n") {
+			if name, ok := strings.CutPrefix(line, "func "); ok {
+				if i := strings.IndexAny(name, "[("); i > 0 {
+					m[name[:i]] = reflect.Value{}
+				}
+			}
+		}
+		return m
+	}
+	return s.packages[path]
+}
 
 // evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
 func (s *Session) evalPrelude() error {
