@@ -3,12 +3,12 @@ package session
 import (
 	"context"
 	_ "embed"
-	"reflect"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 
