@@ -71,12 +71,14 @@ type Generator struct {
 
 	lm      LanguageModel
 	sampler *Sampler
-	ids     []int    // (n) the prompt, then the generated tokens
-	prompt  int      // how many of ids are the prompt
-	start   int      // the context is ids[start:]
-	cache   *KVCache // cached mode: keys and values of ids[start:len(ids)-1]
-	total   int      // positions forwarded so far
-	steps   []Step   // the history
+	ids     []int     // (n) the prompt, then the generated tokens
+	prompt  int       // how many of ids are the prompt
+	start   int       // the context is ids[start:]
+	cache   *KVCache  // cached mode: keys and values of ids[start:len(ids)-1]
+	total   int       // positions forwarded so far
+	steps   []Step    // the history
+	probs   []float64 // (V) scratch: softmax of the last logits at temperature 1
+	order   []int     // scratch: ids of the TopN candidates
 	stopped bool
 	checked bool
 }
@@ -198,8 +200,12 @@ func (g *Generator) Step() (Step, error) {
 	}
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
 	st.Logits = append([]float32(nil), logits...)
-	st.ModelProb = softmaxT(nil, logits, 1)[c.ID]
-	st.Top, _ = Ranked(logits, 1, g.TopN)
+	g.probs = softmaxT(g.probs, logits, 1) // the model's own distribution
+	st.ModelProb = g.probs[c.ID]
+	g.order = rankByLogit(g.order, logits, g.TopN)
+	for i, id := range g.order {
+		st.Top = append(st.Top, Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: g.probs[id]})
+	}
 	g.ids = append(g.ids, c.ID)
 	if c.ID == g.EndID {
 		st.End, g.stopped = true, true

@@ -26,3 +26,6 @@ func gemmRows(N int, fn func(lo, hi int)) { parallelChunks(N, 16, fn) }
 
 // BLAS names the matrix-product implementation this build uses.
 const BLAS = "OpenBLAS (cgo)"
+
+// openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
+const openBLAS = true

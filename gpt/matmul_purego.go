@@ -8,3 +8,6 @@ func gemmRows(N int, fn func(lo, hi int)) { fn(0, N) }
 
 // BLAS names the matrix-product implementation this build uses.
 const BLAS = "gonum (pure Go)"
+
+// openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
+const openBLAS = false

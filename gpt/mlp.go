@@ -10,12 +10,14 @@ var geluScale = float32(math.Sqrt(2 / math.Pi))
 
 // geluForward applies GELU in its tanh approximation, as OpenAI's GPT-2 and Hugging Face
 // do (llm.c's gelu_forward): out = ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), both (N).
+// Since ½(1 + tanh u) = 1/(1 + e^(-2u)), it is computed as x/(1 + e^(-2u)): one float32
+// exponential per element.
 func geluForward(out, inp []float32, N int) {
 	parallelChunks(N, 1<<14, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			x := inp[i]
 			u := geluScale * (x + 0.044715*x*x*x)
-			out[i] = 0.5 * x * (1 + tanh32(u))
+			out[i] = x / (1 + exp32(-2*u))
 		}
 	})
 }
@@ -27,9 +29,6 @@ func geluNaive(out, inp []float32, N int) {
 		out[i] = float32(0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x))))
 	}
 }
-
-// tanh32 is tanh for float32 arguments.
-func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
 
 // geluBackward is the gradient of geluForward (llm.c's gelu_backward). With
 // u = √(2/π)·(x + 0.044715·x³) and s = ½(1 + tanh u) = 1/(1 + e^(-2u)):

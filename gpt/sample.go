@@ -176,6 +176,9 @@ func probsAt(logits []float32, T float64) []float64 {
 func rankByLogit(dst []int, logits []float32, k int) []int {
 	V := len(logits)
 	k = min(k, V)
+	if k <= 0 {
+		return dst[:0]
+	}
 	better := func(a, b int) int { // negative when a ranks before b
 		if c := cmp.Compare(logits[b], logits[a]); c != 0 {
 			return c

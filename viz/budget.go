@@ -120,6 +120,7 @@ func budgetFrame(b gpt.BudgetRow, batch, maxBatch int) Frame {
 		p.Add(bar)
 	}
 	p.NominalY("weights", fmt.Sprintf("cache × %d", batch))
+	vline(p, w, -0.5, 1.5, studyColor) // the weights' level, for the cache bar to pass
 	p.X.Min = 0
 	p.X.Max = math.Max(w, float64(maxBatch)*float64(b.PerSequence)/1e9) * 1.05
 	p.Add(plotter.NewGrid())

@@ -4,7 +4,7 @@
 //
 // Values show themselves in a cell by their type alone; viz never imports the kernel:
 //   - a *plot.Plot renders as an image;
-//   - a *Grid (several plots side by side) has PNG() and SVG();
+//   - a *Grid (several plots side by side) has PNG();
 //   - a *Slider (an interactive figure) and a *Table have HTML().
 //
 // The figures, in the order of MEASUREMENTS.md:

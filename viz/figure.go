@@ -39,7 +39,8 @@ var studyColor = color.RGBA{120, 120, 120, 255}
 
 func colorAt(i int) color.Color { return colors[i%len(colors)] }
 
-// A Grid is several plots drawn side by side (Cols per row), as one figure.
+// A Grid is several plots drawn side by side (Cols per row), as one figure. In a notebook it
+// shows as a PNG, like a *plot.Plot; Save writes it as PNG or SVG.
 type Grid struct {
 	Title  string
 	Plots  []*plot.Plot // row-major
@@ -104,14 +105,8 @@ func (g *Grid) PNG() []byte {
 	return b
 }
 
-// SVG renders the grid as an SVG document without the XML declaration, ready to inline in HTML.
-func (g *Grid) SVG() string {
-	b, err := encode(g, g.Width, g.Height, "svg")
-	if err != nil {
-		return ""
-	}
-	return inlineSVG(b)
-}
+// String describes the grid for text/plain.
+func (g *Grid) String() string { return fmt.Sprintf("<grid %q: %d plots>", g.Title, len(g.Plots)) }
 
 // drawer is anything that draws itself on a canvas: a *plot.Plot or a *Grid.
 type drawer interface{ Draw(draw.Canvas) }

@@ -6,42 +6,37 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/gptnotes/gptnotes/gpt"
 )
 
-// A LossPoint is one logged loss: the step it was measured after, and the loss in nats.
-type LossPoint struct {
-	Step int
-	Loss float64
-}
-
-// LossCurve draws the training loss (and, when val is not empty, the validation loss) against
-// the step. A flat line at ln V marks where an untrained model starts (a uniform guess over V
-// tokens); vocab 0 leaves it out.
-func LossCurve(train, val []LossPoint, vocab int) *plot.Plot {
+// LossCurve draws a training run's loss against the step: every step's training loss and,
+// where it was measured, the validation loss (a Trainer's History). A dashed line at ln V
+// marks where an untrained model starts, a uniform guess over V tokens; vocab 0 leaves it out.
+// In a notebook, redraw it from the Trainer's OnStep to watch the run.
+func LossCurve(history []gpt.StepResult, vocab int) *plot.Plot {
 	p := newPlot("training loss", "step", "loss (nats)")
 	p.Legend.Left = false
-	xy := func(pts []LossPoint) (xs, ys []float64) {
-		for _, q := range pts {
-			xs, ys = append(xs, float64(q.Step)), append(ys, q.Loss)
+	var xs, ys, vx, vy []float64
+	for _, r := range history {
+		xs, ys = append(xs, float64(r.Step)), append(ys, r.Loss)
+		if !math.IsNaN(r.ValLoss) {
+			vx, vy = append(vx, float64(r.Step)), append(vy, r.ValLoss)
 		}
-		return
 	}
-	if len(train) > 0 {
-		xs, ys := xy(train)
+	if len(xs) > 0 {
 		line(p, "train", xs, ys, 0, false)
 	}
-	if len(val) > 0 {
-		xs, ys := xy(val)
-		line(p, "validation", xs, ys, 1, false)
+	if len(vx) > 0 {
+		line(p, "validation", vx, vy, 1, false)
+		points(p, "", vx, vy, colorAt(1), circle)
 	}
-	if vocab > 0 && len(train) > 0 {
-		hline(p, fmt.Sprintf("ln %d = %.2f (uniform guess)", vocab, math.Log(float64(vocab))),
-			float64(train[0].Step), float64(train[len(train)-1].Step), math.Log(float64(vocab)), studyColor, true)
+	if vocab > 0 && len(xs) > 0 {
+		lnV := math.Log(float64(vocab))
+		hline(p, fmt.Sprintf("ln %d = %.2f (uniform guess)", vocab, lnV), xs[0], xs[len(xs)-1], lnV, studyColor, true)
+		p.Y.Max = 1.12 * lnV
 	}
 	p.Y.Min = 0
-	if vocab > 0 {
-		p.Y.Max = 1.12 * math.Log(float64(vocab))
-	}
-	p.Legend.YOffs = -vg.Points(4)
+	p.Legend.YOffs = -vg.Points(22)
 	return p
 }

@@ -78,6 +78,11 @@ func (s *Slider) Validate() error {
 	return nil
 }
 
+// String describes the slider for text/plain (the frames are only in HTML).
+func (s *Slider) String() string {
+	return fmt.Sprintf("<slider %q: %d frames>", s.Title, len(s.Frames))
+}
+
 // HTML renders the slider; each call uses new element ids, so the same value can be shown twice.
 func (s *Slider) HTML() string {
 	if err := s.Validate(); err != nil {

@@ -180,5 +180,8 @@ func Ratio(r float64) string {
 	}
 }
 
+// circle marks a measured point.
+var circle = draw.CircleGlyph{}
+
 // studyGlyph marks the study's own figure on a plot: a grey cross.
 var studyGlyph = draw.CrossGlyph{}

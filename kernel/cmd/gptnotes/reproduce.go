@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
@@ -64,18 +65,20 @@ type reproducer struct {
 	sampleK  int       // the uncached loop is timed on every k-th step
 
 	// Built on first use and shared by later rows.
-	small       *gpt.Model          // GPT-2 small, random init (seed 1, scaled)
-	openai      *gpt.Model          // OpenAI's GPT-2 small, if found
-	openaiPath  string              // where it was found
-	openaiErr   error               // why it was not
-	openaiTried bool                //
-	shipped     *gpt.Model          // the model shipped in testdata/, if found
-	shippedPath string              //
-	shippedErr  error               // why it was not
-	decoder     gpt.Decoder         // the trained model's tokenizer, when there is one
-	counts      []viz.PositionCount // gpt.Positions, drawn by the positions figure
-	timings     []viz.DecodeTiming  // measured by the time-ratio row, drawn by the positions figure
-	forward1024 time.Duration       // one forward over 1,024 positions (the forward-1024 row)
+	small       *gpt.Model           // GPT-2 small, random init (seed 1, scaled)
+	openai      *gpt.Model           // OpenAI's GPT-2 small, if found
+	openaiPath  string               // where it was found
+	openaiErr   error                // why it was not
+	openaiTried bool                 //
+	shipped     *gpt.Model           // the model shipped in testdata/, if found
+	shippedPath string               //
+	shippedErr  error                // why it was not
+	decoder     gpt.Decoder          // the trained model's tokenizer, when there is one
+	gpt2        *tokenizer.Tokenizer // GPT-2's own tokenizer, loaded with OpenAI's weights
+	logits      map[string][]float32 // OpenAI GPT-2's next-token logits by prompt
+	counts      []viz.PositionCount  // gpt.Positions, drawn by the positions figure
+	timings     []viz.DecodeTiming   // measured by the time-ratio row, drawn by the positions figure
+	forward1024 time.Duration        // one forward over 1,024 positions (the forward-1024 row)
 }
 
 func runReproduce(args []string) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
@@ -82,6 +83,8 @@ func studyRows() []studyRow {
 			study: "repeats its own sentence", run: rowGreedyRepeats},
 		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
 			study: "temperature 0.8, top-k 200, no top-p"},
+		{name: "loss-curve", section: secExtra, figure: "training loss curve (notebook figure, not a study row)",
+			study: "—", run: rowLossCurve},
 	}
 }
 
@@ -551,21 +554,195 @@ func rowRepeatability(r *reproducer) (rowResult, error) {
 
 // ---- Sampling is a policy on top (OpenAI's weights)
 
-func rowCapital(r *reproducer) (rowResult, error)       { return r.needsOpenAI() }
-func rowNumpy(r *reproducer) (rowResult, error)         { return r.needsOpenAI() }
-func rowTopK200(r *reproducer) (rowResult, error)       { return r.needsOpenAI() }
-func rowTopP(r *reproducer) (rowResult, error)          { return r.needsOpenAI() }
-func rowGreedyRepeats(r *reproducer) (rowResult, error) { return r.needsOpenAI() }
+const (
+	capitalPrompt = "The capital of France is"
+	numpyPrompt   = "import numpy as"
+)
 
-// ---- models
+// openAILogits are OpenAI GPT-2's next-token logits (V) after prompt, computed once per run.
+func (r *reproducer) openAILogits(prompt string) ([]float32, string, error) {
+	m := r.openAI()
+	if m == nil {
+		return nil, "", errNeedsWeights
+	}
+	if l, ok := r.logits[prompt]; ok {
+		return l, r.openAIName(), nil
+	}
+	tok, err := tokenizer.GPT2()
+	if err != nil {
+		return nil, "", err
+	}
+	r.gpt2 = tok
+	l, err := m.NextLogits(tok.Encode(prompt))
+	if err != nil {
+		return nil, "", err
+	}
+	if r.logits == nil {
+		r.logits = map[string][]float32{}
+	}
+	r.logits[prompt] = l
+	return l, r.openAIName(), nil
+}
 
-// needsOpenAI reports that a row cannot run without OpenAI's checkpoint.
-func (r *reproducer) needsOpenAI() (rowResult, error) {
-	if r.openAI() == nil {
+func (r *reproducer) openAIName() string { return "OpenAI GPT-2 small (" + r.openaiPath + ")" }
+
+// rankOf is the 1-based rank of id among logits, and its probability at T = 1.
+func rankOf(logits []float32, id int) (int, float64) {
+	rank := 1
+	for _, l := range logits {
+		if l > logits[id] {
+			rank++
+		}
+	}
+	cs, _ := gpt.Ranked(logits, 1, rank)
+	return rank, cs[len(cs)-1].Prob
+}
+
+func rowCapital(r *reproducer) (rowResult, error) {
+	l, model, err := r.openAILogits(capitalPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	top, err := gpt.Ranked(l, 1, 10)
+	if err != nil {
+		return rowResult{}, err
+	}
+	paris := r.gpt2.Encode(" Paris")
+	rank, p := rankOf(l, paris[0])
+	n, _ := gpt.NucleusSize(l, 1, 0.9)
+	h, _ := gpt.Entropy(l, 1)
+	if err := r.save(viz.TopTokens(top, r.gpt2, fmt.Sprintf("next token after %q", capitalPrompt)), "topn"); err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%q %.1f%%, \" Paris\" %s at %.1f%%; %s tokens; %.1f bits",
+		r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, ordinal(rank), 100*p, gpt.Commas(n), h),
+		model: model, figures: []string{"topn"}}, nil
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+func rowNumpy(r *reproducer) (rowResult, error) {
+	l, model, err := r.openAILogits(numpyPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	top, err := gpt.Ranked(l, 1, 1)
+	if err != nil {
+		return rowResult{}, err
+	}
+	n, _ := gpt.NucleusSize(l, 1, 0.9)
+	h, _ := gpt.Entropy(l, 1)
+	return rowResult{ours: fmt.Sprintf("%q %.0f%%; %d tokens; %.1f bits", r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, n, h),
+		model: model}, nil
+}
+
+func rowTopK200(r *reproducer) (rowResult, error) {
+	lc, model, err := r.openAILogits(capitalPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	ln, _, err := r.openAILogits(numpyPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	capital, _ := gpt.TopKMass(lc, 0.8, 200)
+	numpy200, _ := gpt.TopKMass(ln, 0.8, 200)
+	numpy1, _ := gpt.TopKMass(ln, 0.8, 1)
+	return rowResult{ours: fmt.Sprintf("holds %.0f%% after the capital prompt; after numpy keeps 199 options sharing %.1f%%",
+		100*capital, 100*(numpy200-numpy1)), model: model}, nil
+}
+
+func rowTopP(r *reproducer) (rowResult, error) {
+	lc, model, err := r.openAILogits(capitalPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	ln, _, err := r.openAILogits(numpyPrompt)
+	if err != nil {
+		return rowResult{}, err
+	}
+	nc, _ := gpt.NucleusSize(lc, 0.8, 0.9)
+	nn, _ := gpt.NucleusSize(ln, 0.8, 0.9)
+	var sweeps []viz.TemperatureSweep
+	for _, p := range []struct {
+		prompt string
+		logits []float32
+	}{{capitalPrompt, lc}, {numpyPrompt, ln}} {
+		s, err := viz.SweepTemperature(p.prompt, p.logits, 0.9, temperatures())
+		if err != nil {
+			return rowResult{}, err
+		}
+		sweeps = append(sweeps, s)
+	}
+	if err := r.save(viz.TopP(sweeps), "nucleus"); err != nil {
+		return rowResult{}, err
+	}
+	if err := r.saveHTML(viz.SliderTemperature(sweeps), "nucleus_slider"); err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: fmt.Sprintf("%s tokens for capital, %s for numpy", gpt.Commas(nc), gpt.Commas(nn)),
+		model: model, figures: []string{"nucleus"}, pages: []string{"nucleus_slider"}}, nil
+}
+
+// temperatures are 0.1, 0.2, … 2.0, the slider's stops.
+func temperatures() []float64 {
+	var ts []float64
+	for i := 1; i <= 20; i++ {
+		ts = append(ts, float64(i)/10)
+	}
+	return ts
+}
+
+func rowGreedyRepeats(r *reproducer) (rowResult, error) {
+	m := r.openAI()
+	if m == nil {
 		return rowResult{}, errNeedsWeights
 	}
-	return rowResult{}, fmt.Errorf("OpenAI's GPT-2 was found, but this build has no GPT-2 tokenizer to encode the study's prompts")
+	if _, _, err := r.openAILogits(capitalPrompt); err != nil { // loads the tokenizer
+		return rowResult{}, err
+	}
+	g, err := gpt.NewGenerator(m, r.gpt2.Encode(capitalPrompt), gpt.Greedy, true)
+	if err != nil {
+		return rowResult{}, err
+	}
+	if _, err := g.Steps(200); err != nil {
+		return rowResult{}, err
+	}
+	at, span := firstRepeat(g.Generated(), 8)
+	if at < 0 {
+		return rowResult{ours: "no span of 8 tokens repeats in 200 greedy tokens", model: r.openAIName()}, nil
+	}
+	return rowResult{ours: fmt.Sprintf("from token %d it repeats a span first generated %d tokens earlier: %q",
+		at, span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
 }
+
+// firstRepeat finds the first position at whose n tokens occurred before, and how far back;
+// -1 when no n-token span repeats.
+func firstRepeat(ids []int, n int) (at, back int) {
+	seen := map[string]int{}
+	for i := 0; i+n <= len(ids); i++ {
+		key := fmt.Sprint(ids[i : i+n])
+		if j, ok := seen[key]; ok {
+			return i, i - j
+		}
+		seen[key] = i
+	}
+	return -1, 0
+}
+
+// ---- models
 
 // openAI loads OpenAI's GPT-2 from --weights or gpt.Find, once; nil when there is none.
 func (r *reproducer) openAI() *gpt.Model {
@@ -636,3 +813,61 @@ func shippedModelPath() (string, error) {
 // promptFor is the prompt the trained-model rows start from: 11 fixed token ids below the
 // model's vocabulary.
 func (r *reproducer) promptFor(m *gpt.Model) []int { return tokens(11, m.Config.VocabSize) }
+
+// ---- Figures of the notebooks
+
+// rowLossCurve trains a byte-level gpt.Tiny on the Go source of the strings package for a
+// few hundred steps and draws its loss curve: the figure the training notebook updates live.
+func rowLossCurve(r *reproducer) (rowResult, error) {
+	dir := filepath.Join(gpt.GoSourceDir(), "strings")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		return rowResult{}, fmt.Errorf("no Go source in %s: %v", dir, err)
+	}
+	var text []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return rowResult{}, err
+		}
+		text = append(text, b...)
+	}
+	ids := make([]int32, len(text))
+	for i, b := range text {
+		ids[i] = int32(b)
+	}
+	cut := len(ids) * 9 / 10
+	cfg := gpt.Tiny
+	cfg.VocabSize = 256 // bytes
+	m, err := gpt.New(cfg)
+	if err != nil {
+		return rowResult{}, err
+	}
+	m.Init(1, true)
+	const steps = 300
+	t, err := gpt.NewTrainer(m, ids[:cut], ids[cut:], gpt.TrainOptions{Batch: 8, SeqLen: 64, Steps: steps, LR: 3e-3,
+		Seed: 1, EvalEvery: 50, EvalBatches: 4})
+	if err != nil {
+		return rowResult{}, err
+	}
+	for i := 0; i < steps; i++ {
+		res, err := t.Step()
+		if err != nil {
+			return rowResult{}, err
+		}
+		if res.Step%50 == 0 {
+			v, err := t.Evaluate()
+			if err != nil {
+				return rowResult{}, err
+			}
+			t.History[len(t.History)-1].ValLoss = v
+		}
+	}
+	if err := r.save(viz.LossCurve(t.History, cfg.VocabSize), "loss"); err != nil {
+		return rowResult{}, err
+	}
+	first, last := t.History[0], t.History[len(t.History)-1]
+	return rowResult{ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
+		first.Loss, last.Loss, steps, last.ValLoss, math.Log(256)),
+		model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), figures: []string{"loss"}}, nil
+}

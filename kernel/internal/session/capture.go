@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -75,6 +76,9 @@ func startCapture() error {
 			return
 		}
 		log.SetOutput(logOutput{})
+		// A fatal crash writes to fd 2, now a pipe nobody reads once the process is dying:
+		// send a copy to the original stderr, where the kernel's log is.
+		debug.SetCrashOutput(origStderr, debug.CrashOptions{})
 	})
 	return captureErr
 }

@@ -233,10 +233,8 @@ func (s *Session) pkgSymbol(e *ast.SelectorExpr) (reflect.Value, bool) {
 		if i := len(name) + 1; len(key) > i && key[:i] == name+" " {
 			path = key[i:]
 		}
-		for _, syms := range s.in.Symbols(path) {
-			if v, ok := syms[e.Sel.Name]; ok {
-				return v, true
-			}
+		if v, ok := s.packageSymbols(path)[e.Sel.Name]; ok && v.IsValid() {
+			return v, true
 		}
 	}
 	return reflect.Value{}, false

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -32,10 +33,16 @@ type Session struct {
 	fset  *token.FileSet
 	cells int // cells executed
 
-	imports map[string]string // import path → name it is used under, for imports already run
-	types   map[string]string // type name → source of its declaration, for redefinitions
-	methods map[string]map[string]*ast.FuncDecl
-	funcs   map[string]*ast.FuncDecl // top-level functions declared so far
+	// What the cells declared so far, for rewrites, completion and inspection. Written by
+	// Execute (under stateMu), read by Complete and Inspect (under stateMu.RLock).
+	stateMu  sync.RWMutex
+	imports  map[string]string // "path" or "alias path" → name it is used under
+	types    map[string]string // type name → source of its declaration
+	methods  map[string]map[string]*ast.FuncDecl
+	funcs    map[string]*ast.FuncDecl // top-level functions
+	varTypes map[string]string        // global variable → name of its cell-declared type
+
+	packages map[string]map[string]reflect.Value // compiled packages: import path → symbols
 
 	runMu   sync.Mutex
 	running *cellRun // the cell now executing, nil between cells
@@ -48,7 +55,8 @@ type cellRun struct {
 	id      int
 	sink    Sink
 	cancel  context.CancelCauseFunc
-	results []any // values of the trailing expression, set by the cell runtime
+	results []any          // values of the trailing expression, set by the cell runtime
+	mime    map[string]any // outputs of its renderer methods, for a cell-declared type
 	gotRes  bool
 }
 
@@ -68,10 +76,11 @@ func New() (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		imports: map[string]string{},
-		types:   map[string]string{},
-		methods: map[string]map[string]*ast.FuncDecl{},
-		funcs:   map[string]*ast.FuncDecl{},
+		imports:  map[string]string{},
+		types:    map[string]string{},
+		methods:  map[string]map[string]*ast.FuncDecl{},
+		funcs:    map[string]*ast.FuncDecl{},
+		varTypes: map[string]string{},
 	}
 	s.in = interp.New(interp.Options{
 		Stdout: os.Stdout, // fd 1: the capture pipe
@@ -79,9 +88,23 @@ func New() (*Session, error) {
 		Args:   []string{"gptnotes"},
 	})
 	s.fset = s.in.FileSet()
+	s.packages = map[string]map[string]reflect.Value{}
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
 		if err := s.in.Use(syms); err != nil {
 			return nil, fmt.Errorf("session: load symbols: %w", err)
+		}
+		for key, m := range syms {
+			i := strings.LastIndex(key, "/")
+			if i < 0 || key[:i] == runtimePath {
+				continue // "." holds yaegi's interface wrapper map, not a package
+			}
+			path := key[:i]
+			if s.packages[path] == nil {
+				s.packages[path] = map[string]reflect.Value{}
+			}
+			for name, v := range m {
+				s.packages[path][name] = v
+			}
 		}
 	}
 	if err := s.evalPrelude(); err != nil {
@@ -89,6 +112,11 @@ func New() (*Session, error) {
 	}
 	if _, err := s.in.Compile(slicesSource); err != nil {
 		return nil, fmt.Errorf("session: package slices: %w", err)
+	}
+	for i, src := range symbols.Preludes {
+		if _, err := s.Execute(context.Background(), src, discard{}); err != nil {
+			return nil, fmt.Errorf("session: plugin prelude %d: %w", i, err)
+		}
 	}
 	return s, nil
 }
@@ -124,6 +152,9 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 		return nil, nil
 	}
 	b := renderResults(run.results)
+	for k, v := range run.mime {
+		b.Data[k] = v
+	}
 	return &b, nil
 }
 
@@ -190,9 +221,9 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 		if err := s.execute(ctx, prog); err != nil {
 			return false, s.runtimeError(ctx, err)
 		}
-		if p.kind == declPiece {
-			c.record(p)
-		}
+		s.stateMu.Lock()
+		c.record(p)
+		s.stateMu.Unlock()
 	}
 	return trailing, nil
 }
@@ -251,6 +282,23 @@ func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 //go:embed slices.go.txt
 var slicesSource string
 
+// packageSymbols are the exported symbols of the package at path: a compiled package's symbol
+// table, or for slices the kernel's replacement functions (as nil values).
+func (s *Session) packageSymbols(path string) map[string]reflect.Value {
+	if path == "slices" {
+		m := map[string]reflect.Value{}
+		for _, line := range strings.Split(slicesSource, "\n") {
+			if name, ok := strings.CutPrefix(line, "func "); ok {
+				if i := strings.IndexAny(name, "[("); i > 0 {
+					m[name[:i]] = reflect.Value{}
+				}
+			}
+		}
+		return m
+	}
+	return s.packages[path]
+}
+
 // evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
 func (s *Session) evalPrelude() error {
 	f, err := parser.ParseFile(s.fset, scopeFile, "package main\n//line "+scopeFile+":1:1\n"+prelude, 0)
@@ -264,3 +312,10 @@ func (s *Session) evalPrelude() error {
 	_, err = s.in.Execute(prog)
 	return err
 }
+
+// discard is the sink of the plugins' preludes.
+type discard struct{}
+
+func (discard) Stream(name, text string)             {}
+func (discard) Display(display.Bundle, string, bool) {}
+func (discard) ClearOutput(wait bool)                {}

@@ -1,0 +1,65 @@
+package gpt
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// forwardFLOPs counts the multiply-adds ×2 of a forward over T positions with all logits:
+// the matrix products (c_attn, attn.c_proj, c_fc, mlp.c_proj per block, and the output
+// layer) plus the causal half of attention's two products.
+func forwardFLOPs(cfg Config, T int) float64 {
+	C, L, V := float64(cfg.Channels), float64(cfg.Layers), float64(cfg.VocabSize)
+	t := float64(T)
+	matmuls := 2 * t * (L*12*C*C + V*C)
+	attention := L * 2 * 2 * (t * (t + 1) / 2) * C
+	return matmuls + attention
+}
+
+var benchSmall *Model
+
+func smallModel(b *testing.B) *Model {
+	if benchSmall == nil {
+		m, err := New(Small)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Init(1337, true)
+		benchSmall = m
+	}
+	return benchSmall
+}
+
+// BenchmarkForwardSmall1024 is GPT-2 small over 1,024 positions, all logits, fp32, batch 1:
+// the study's "one forward over 1,024 positions" (tests/bench_forward.py runs PyTorch's).
+func BenchmarkForwardSmall1024(b *testing.B) {
+	m := smallModel(b)
+	ids := randomIDs(rand.New(rand.NewPCG(1, 1)), 1024, Small.VocabSize)
+	if _, err := m.ForwardAll([][]int{ids}); err != nil { // warm the buffers
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.ForwardAll([][]int{ids}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkDecodeStepSmall is one cached decode step of GPT-2 small after a 512-token prompt.
+func BenchmarkDecodeStepSmall(b *testing.B) {
+	m := smallModel(b)
+	ids := randomIDs(rand.New(rand.NewPCG(2, 2)), 513, Small.VocabSize)
+	c := m.NewCache()
+	if _, err := m.ForwardCached(c, ids[:512]); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.n = 512
+		if _, err := m.ForwardCached(c, ids[512:]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
