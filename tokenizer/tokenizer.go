@@ -53,6 +53,9 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		return nil, fmt.Errorf("unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
 	}
 	size := 256 + len(merges) + len(special)
+	if size > maxVocab || len(merges) > rankMask {
+		return nil, fmt.Errorf("%d tokens is more than this package supports (%d)", size, maxVocab)
+	}
 	t := &Tokenizer{
 		split:   split,
 		byteID:  byteID,
