@@ -127,6 +127,13 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 	return t, nil
 }
 
+// String summarizes t, e.g. "tokenizer: 50257 tokens (256 bytes, 50000
+// merges, 1 special), pre-split gpt2"; it keeps a notebook cell that shows a
+// tokenizer from printing its whole vocabulary.
+func (t *Tokenizer) String() string {
+	return fmt.Sprintf("tokenizer: %d tokens (256 bytes, %d merges, %d special), pre-split %s", len(t.vocab), len(t.merges), len(t.special), t.split)
+}
+
 // VocabSize is the number of token ids, e.g. 50257 for GPT-2.
 func (t *Tokenizer) VocabSize() int { return len(t.vocab) }
 
