@@ -223,3 +223,32 @@ func TestDecodeUnknownID(t *testing.T) {
 		t.Error("Token of an unknown id is not nil")
 	}
 }
+
+// TestEncodeConcurrent encodes from several goroutines at once (the chunk
+// cache is shared); run with -race.
+func TestEncodeConcurrent(t *testing.T) {
+	g := gpt2(t)
+	texts := readAll(t, sample(goFiles(t), 400))
+	want := make([]string, len(texts))
+	for i, text := range texts {
+		want[i] = fmt.Sprint(g.EncodeTrace(text).IDs())
+	}
+	done := make(chan string)
+	for w := range 4 {
+		go func() {
+			for i := range texts {
+				j := (i + w*7) % len(texts)
+				if got := fmt.Sprint(g.Encode(texts[j])); got != want[j] {
+					done <- fmt.Sprintf("goroutine %d, text %d: ids differ", w, j)
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 4 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
