@@ -24,6 +24,7 @@ func TestGolden(t *testing.T) {
 		name    string
 		example func()
 	}{
+		{"residual.png", ExampleResidualNorms},
 		{"budget.png", ExampleCacheBudget},
 		{"positions.png", ExamplePositions},
 		{"topn.png", ExampleTopTokens},

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -46,7 +47,7 @@ func runTrain(args []string) error {
 (forward, backward, AdamW with warmup and cosine decay), and writes FILE (the model,
 safetensors) and FILE without its extension + ".tok" (the tokenizer) next to each other.
 A checkpoint FILE.ckpt (with its tokenizer FILE.ckpt.tok) is saved every --checkpoint-every
-steps and on Ctrl-C; --resume continues from it exactly.
+steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
 
   gptnotes train --vocab 4096 --layers 6 --heads 6 --width 192 --block 256 \
       --batch 16 --steps 2000 --lr 1e-3 --out testdata/gopher.safetensors`)
@@ -104,7 +105,7 @@ steps and on Ctrl-C; --resume continues from it exactly.
 		pick("width", &f.width, p.Channels)
 		pick("block", &f.block, p.BlockSize)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return train(ctx, f, os.Stderr)
 }
