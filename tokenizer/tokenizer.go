@@ -53,6 +53,9 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		return nil, fmt.Errorf("unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
 	}
 	size := 256 + len(merges) + len(special)
+	if size > maxVocab || len(merges) > rankMask {
+		return nil, fmt.Errorf("%d tokens is more than this package supports (%d)", size, maxVocab)
+	}
 	t := &Tokenizer{
 		split:   split,
 		byteID:  byteID,
@@ -122,6 +125,13 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		}
 	}
 	return t, nil
+}
+
+// String summarizes t, e.g. "tokenizer: 50257 tokens (256 bytes, 50000
+// merges, 1 special), pre-split gpt2"; it keeps a notebook cell that shows a
+// tokenizer from printing its whole vocabulary.
+func (t *Tokenizer) String() string {
+	return fmt.Sprintf("tokenizer: %d tokens (256 bytes, %d merges, %d special), pre-split %s", len(t.vocab), len(t.merges), len(t.special), t.split)
 }
 
 // VocabSize is the number of token ids, e.g. 50257 for GPT-2.
