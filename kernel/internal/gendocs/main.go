@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/format"
 	"go/parser"
@@ -88,8 +89,12 @@ func extract(path string, docs map[string]string) error {
 		return fmt.Errorf("go list %s: %w", path, err)
 	}
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, strings.TrimSpace(string(dir)), func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
+	pkgDir := strings.TrimSpace(string(dir))
+	// Only the files of this platform's build (os has file_posix.go and file_windows.go): the
+	// docs must not depend on the order files are read in.
+	pkgs, err := parser.ParseDir(fset, pkgDir, func(fi os.FileInfo) bool {
+		ok, err := build.Default.MatchFile(pkgDir, fi.Name())
+		return err == nil && ok && !strings.HasSuffix(fi.Name(), "_test.go")
 	}, parser.ParseComments)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
@@ -98,11 +103,14 @@ func extract(path string, docs map[string]string) error {
 		if strings.HasSuffix(name, "_test") || name == "main" {
 			continue
 		}
-		files := make([]*ast.File, 0, len(p.Files))
-		for _, f := range p.Files {
-			if !buildIgnored(f) {
-				files = append(files, f)
-			}
+		names := make([]string, 0, len(p.Files))
+		for name := range p.Files {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		files := make([]*ast.File, 0, len(names))
+		for _, name := range names {
+			files = append(files, p.Files[name])
 		}
 		d, err := doc.NewFromFiles(fset, files, path)
 		if err != nil {
@@ -134,21 +142,6 @@ func extract(path string, docs map[string]string) error {
 		}
 	}
 	return nil
-}
-
-// buildIgnored reports a file constrained to a build tag (an alternative implementation).
-func buildIgnored(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // decl prints a declaration without function bodies.
