@@ -372,6 +372,23 @@ func TestSaveLoad(t *testing.T) {
 			t.Errorf("%s: metadata %v", c.path, gotMeta)
 		}
 	}
+	// A shipped BF16 model computes exactly as the model it was saved from.
+	loaded, _, err := Load(bf16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := [][]int{{1, 2, 3, 4, 5}, {9, 8, 7, 6, 5}}
+	want, err := m.WithPrecision(BF16).Forward(batch, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := loaded.WithPrecision(BF16).Forward(batch, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(got.Logits, want.Logits); d != 0 || got.Loss != want.Loss {
+		t.Errorf("BF16 model after Save and Load: logits differ by %g, loss %g vs %g", d, got.Loss, want.Loss)
+	}
 	a, _ := os.Stat(f32)
 	b, _ := os.Stat(bf16)
 	if ratio := float64(b.Size()) / float64(a.Size()); math.Abs(ratio-0.5) > 0.01 {

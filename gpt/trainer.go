@@ -300,3 +300,40 @@ func (t *Trainer) Losses() (steps []int, train []float64, valSteps []int, val []
 	}
 	return steps, train, valSteps, val
 }
+
+// String summarises the run: the model, the schedule and the last step.
+func (t *Trainer) String() string {
+	s := fmt.Sprintf("trainer: %v; batch %d × %d; %v; %d/%d steps", t.Model.Config, t.Options.Batch, t.Options.SeqLen, t.Schedule, t.step, t.Options.Steps)
+	if n := len(t.History); n > 0 {
+		s += "; last " + t.History[n-1].String()
+	}
+	return s
+}
+
+// HTML renders the run's state as a table for a notebook cell; pair it with a loss curve
+// (viz.LossCurve(t.History, V)) redrawn from OnStep.
+func (t *Trainer) HTML() string {
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", k, v) }
+	b.WriteString("<table>")
+	row("model", t.Model.Config.String())
+	row("batch", fmt.Sprintf("%d × %d tokens", t.Options.Batch, t.Options.SeqLen))
+	row("schedule", t.Schedule.String())
+	row("steps", fmt.Sprintf("%d of %d", t.step, t.Options.Steps))
+	if n := len(t.History); n > 0 {
+		r := t.History[n-1]
+		row("loss", fmt.Sprintf("%.4f", r.Loss))
+		for i := n - 1; i >= 0; i-- {
+			if !math.IsNaN(t.History[i].ValLoss) {
+				row("validation loss", fmt.Sprintf("%.4f (step %d)", t.History[i].ValLoss, t.History[i].Step))
+				break
+			}
+		}
+		row("learning rate", fmt.Sprintf("%.2e", r.LR))
+		row("gradient norm", fmt.Sprintf("%.3f", r.GradNorm))
+		row("tokens/s", Commas(int(r.TokensPerSec)))
+		row("time left", r.Left.Round(time.Second).String())
+	}
+	b.WriteString("</table>")
+	return b.String()
+}

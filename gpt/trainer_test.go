@@ -61,6 +61,10 @@ func TestTrainerLearnsAndReports(t *testing.T) {
 	if len(train) != 60 || len(valSteps) != 3 || valSteps[2] != 60 {
 		t.Errorf("Losses: %d train, validation at %v; want 60 and [20 40 60]", len(train), valSteps)
 	}
+	if html := tr.HTML(); !strings.Contains(html, "<td>60 of 60</td>") || !strings.Contains(html, "validation loss") {
+		t.Errorf("HTML lacks the step count or the validation loss: %s", html)
+	}
+	t.Log(tr)
 	r := seen[10]
 	if r.TokensPerSec <= 0 || r.Tokens != 4*16 || r.LR <= 0 || r.GradNorm <= 0 || !math.IsNaN(r.ValLoss) {
 		t.Errorf("step 11 reports %+v", r)

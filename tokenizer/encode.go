@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"math"
 	"strings"
+	"sync/atomic"
 )
 
 // This file is the encoder: pre-split the text, then for each chunk either
@@ -77,13 +78,136 @@ func (t *Tokenizer) appendOrdinary(dst []int, text string) []int {
 	return dst
 }
 
-// appendChunk appends the ids of one chunk: one map look-up when the chunk is
-// a whole token (" func", "\n\t", "err"), else the merge loop.
+// appendChunk appends the ids of one chunk. A one-byte chunk ("(", "\n") is
+// its byte's token. Otherwise one hash of the chunk serves two tables: the
+// whole-token table (" func", "\n\t", "err" are tokens), then a small cache
+// of the merge loop's results ("Println" → "Print" "ln" comes back often in
+// Go source). Only a chunk found in neither runs the merge loop.
 func (t *Tokenizer) appendChunk(dst []int, chunk string) []int {
-	if id, ok := t.whole[chunk]; ok {
+	if len(chunk) == 1 {
+		return append(dst, int(t.byteID[chunk[0]]))
+	}
+	h := hashString(chunk)
+	if id := t.whole.find(chunk, h); id >= 0 {
 		return append(dst, int(id))
 	}
-	return t.mergeChunk(dst, chunk)
+	if len(chunk) > scanLimit {
+		return t.mergeChunk(dst, chunk)
+	}
+	slot := &t.cache.slots[h&(cacheSlots-1)]
+	if e := slot.Load(); e != nil && e.text == chunk {
+		for _, id := range e.ids {
+			dst = append(dst, int(id))
+		}
+		return dst
+	}
+	n := len(dst)
+	dst = t.mergeChunk(dst, chunk)
+	e := &cacheEntry{text: strings.Clone(chunk), ids: make([]int32, len(dst)-n)}
+	for i, id := range dst[n:] {
+		e.ids[i] = int32(id)
+	}
+	slot.Store(e)
+	return dst
+}
+
+// chunkCache remembers the merge loop's result for recent chunks: a
+// direct-mapped table indexed by the chunk's hash, where a new entry simply
+// replaces the old one. Slots are atomic pointers, so concurrent Encode calls
+// need no lock; the size is bounded (cacheSlots entries of at most scanLimit
+// bytes).
+type chunkCache struct {
+	slots [cacheSlots]atomic.Pointer[cacheEntry]
+}
+
+type cacheEntry struct {
+	text string  // the chunk (a copy, so the caller's text is not retained)
+	ids  []int32 // its ids
+}
+
+const cacheSlots = 1 << 14
+
+// hashString is a fast non-cryptographic hash of s (eight bytes at a time,
+// multiply and xor-shift), used by the whole-token table and the cache.
+func hashString(s string) uint64 {
+	h := uint64(len(s)) * 0x9e3779b97f4a7c15
+	for len(s) >= 8 {
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ w) * 0xff51afd7ed558ccd
+		h ^= h >> 32
+		s = s[8:]
+	}
+	var w uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53
+	return h ^ h>>29
+}
+
+// wholeTable finds the token whose bytes are exactly a chunk: an
+// open-addressing hash table of ids with linear probing. Each slot keeps 32
+// bits of the hash so most misses need no byte comparison, and the tokens'
+// bytes sit in one array, in id order, to compare against.
+type wholeTable struct {
+	slots []wholeSlot
+	shift uint     // 64 - log2(len(slots))
+	bytes []byte   // every token's bytes, concatenated in id order
+	start []uint32 // (V+1) token id's bytes are bytes[start[id]:start[id+1]]
+}
+
+type wholeSlot struct {
+	hash uint32 // high bits of hashString
+	id   int32  // token id, or -1 for an empty slot
+}
+
+func newWholeTable(n int) wholeTable {
+	bits := uint(4)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	slots := make([]wholeSlot, 1<<bits)
+	for i := range slots {
+		slots[i].id = -1
+	}
+	return wholeTable{slots: slots, shift: 64 - bits}
+}
+
+// setVocab copies the tokens' bytes into the table, in id order.
+func (w *wholeTable) setVocab(vocab [][]byte) {
+	w.start = make([]uint32, len(vocab)+1)
+	for id, tok := range vocab {
+		w.bytes = append(w.bytes, tok...)
+		w.start[id+1] = uint32(len(w.bytes))
+	}
+}
+
+// add records that token id's bytes are tok. The table must have room
+// (newWholeTable(n) holds n tokens).
+func (w *wholeTable) add(tok []byte, id int32) {
+	h := hashString(string(tok))
+	mask := uint64(len(w.slots) - 1)
+	i := h >> w.shift
+	for w.slots[i].id >= 0 {
+		i = (i + 1) & mask
+	}
+	w.slots[i] = wholeSlot{uint32(h >> 32), id}
+}
+
+// find returns the id of the token whose bytes are s (h = hashString(s)),
+// or -1. setVocab must have been called.
+func (w *wholeTable) find(s string, h uint64) int32 {
+	mask := uint64(len(w.slots) - 1)
+	for i := h >> w.shift; ; i = (i + 1) & mask {
+		slot := w.slots[i]
+		if slot.id < 0 {
+			return -1
+		}
+		if slot.hash == uint32(h>>32) && string(w.bytes[w.start[slot.id]:w.start[slot.id+1]]) == s {
+			return slot.id
+		}
+	}
 }
 
 // noRank marks a pair with no merge rule.
@@ -243,66 +367,71 @@ func (h minHeap) down(i int) {
 
 // pairTable maps a pair of ids to the rank of its merge rule: an
 // open-addressing hash table with linear probing, so the merge loop does no
-// Go map look-ups.
+// Go map look-ups. A slot is one uint64, Left<<43 | Right<<22 | rank, so a
+// probe touches 8 bytes; ids must be below 2^21 and ranks below 2^22.
 type pairTable struct {
-	slots []pairSlot
+	slots []uint64
 	shift uint // 64 - log2(len(slots))
 	used  int  // slots holding a pair
 }
 
-type pairSlot struct {
-	key  uint64 // Left<<32 | Right, or emptyKey
-	rank int32
-}
-
-const emptyKey = math.MaxUint64
+const (
+	maxVocab  = 1<<21 - 1 // ids are 21 bits; the all-ones id marks an empty slot
+	rankBits  = 22
+	rankMask  = 1<<rankBits - 1
+	emptySlot = math.MaxUint64
+)
 
 func newPairTable(n int) pairTable {
 	bits := uint(4)
 	for 1<<bits < 2*n {
 		bits++
 	}
-	slots := make([]pairSlot, 1<<bits)
+	slots := make([]uint64, 1<<bits)
 	for i := range slots {
-		slots[i].key = emptyKey
+		slots[i] = emptySlot
 	}
 	return pairTable{slots: slots, shift: 64 - bits}
 }
 
+// pairKey packs a pair into the 42 bits above the rank.
+func pairKey(left, right int32) uint64 { return uint64(left)<<21 | uint64(right) }
+
 func (p *pairTable) rank(left, right int32) int32 {
-	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	key := pairKey(left, right)
 	mask := uint64(len(p.slots) - 1)
 	for i := (key * 0x9e3779b97f4a7c15) >> p.shift; ; i = (i + 1) & mask {
-		s := &p.slots[i]
-		if s.key == key {
-			return s.rank
+		s := p.slots[i]
+		if s>>rankBits == key {
+			return int32(s & rankMask)
 		}
-		if s.key == emptyKey {
+		if s == emptySlot {
 			return noRank
 		}
 	}
 }
 
-// insert adds a pair; the table is sized for all pairs up front, but grows
-// if needed.
+// insert adds a pair (or changes its rank), growing the table when it is
+// half full.
 func (p *pairTable) insert(left, right, rank int32) {
-	if p.used*2 >= len(p.slots) {
+	if (p.used+1)*2 > len(p.slots) {
 		old := p.slots
 		*p = newPairTable(len(old))
 		for _, s := range old {
-			if s.key != emptyKey {
-				p.insert(int32(s.key>>32), int32(uint32(s.key)), s.rank)
+			if s != emptySlot {
+				key := s >> rankBits
+				p.insert(int32(key>>21), int32(key&(1<<21-1)), int32(s&rankMask))
 			}
 		}
 	}
-	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	key := pairKey(left, right)
 	mask := uint64(len(p.slots) - 1)
 	i := (key * 0x9e3779b97f4a7c15) >> p.shift
-	for p.slots[i].key != emptyKey && p.slots[i].key != key {
+	for p.slots[i] != emptySlot && p.slots[i]>>rankBits != key {
 		i = (i + 1) & mask
 	}
-	if p.slots[i].key == emptyKey {
+	if p.slots[i] == emptySlot {
 		p.used++
 	}
-	p.slots[i] = pairSlot{key, rank}
+	p.slots[i] = key<<rankBits | uint64(rank)
 }

@@ -107,7 +107,7 @@ func fromRanks(tokens [][]byte, special map[string]int) (*Tokenizer, error) {
 		return nil, err
 	}
 	for _, m := range full.merges {
-		full.whole[string(full.vocab[m.ID])] = int32(m.ID)
+		full.whole.add(full.vocab[m.ID], int32(m.ID))
 	}
 	return full, nil
 }

@@ -30,8 +30,9 @@ type Tokenizer struct {
 	special map[string]int   // special token text → id, e.g. "<|endoftext|>" → 50256
 	isSpec  []bool           // (V) id → whether it is a special token
 	pairs   pairTable        // (Left, Right) → rank, for the merge loop
-	whole   map[string]int32 // chunk text → id, for every token the merges rebuild whole
+	whole   wholeTable       // chunk text → id, for every token the merges rebuild whole
 	endID   int              // id of <|endoftext|>, or -1
+	cache   *chunkCache      // recent chunks the merge loop encoded
 }
 
 // EndOfText is GPT-2's end-of-text special token; EndTokenID returns its id.
@@ -52,6 +53,9 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		return nil, fmt.Errorf("unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
 	}
 	size := 256 + len(merges) + len(special)
+	if size > maxVocab || len(merges) > rankMask {
+		return nil, fmt.Errorf("%d tokens is more than this package supports (%d)", size, maxVocab)
+	}
 	t := &Tokenizer{
 		split:   split,
 		byteID:  byteID,
@@ -60,8 +64,9 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		special: make(map[string]int, len(special)),
 		isSpec:  make([]bool, size),
 		pairs:   newPairTable(len(merges)),
-		whole:   make(map[string]int32, size),
+		whole:   newWholeTable(size),
 		endID:   -1,
+		cache:   new(chunkCache),
 	}
 	claim := func(id int, what string) error {
 		if id < 0 || id >= size {
@@ -77,7 +82,7 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 			return nil, err
 		}
 		t.vocab[id] = []byte{byte(b)}
-		t.whole[string([]byte{byte(b)})] = id
+		t.whole.add(t.vocab[id], id)
 	}
 	for r, m := range merges {
 		what := fmt.Sprintf("merge %d (%d %d)", r, m.Left, m.Right)
@@ -109,16 +114,24 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 			t.endID = id
 		}
 	}
+	t.whole.setVocab(t.vocab)
 	if checkWhole {
 		var buf []int
 		for _, m := range merges {
 			buf = t.mergeChunk(buf[:0], string(t.vocab[m.ID]))
 			if len(buf) == 1 && buf[0] == m.ID {
-				t.whole[string(t.vocab[m.ID])] = int32(m.ID)
+				t.whole.add(t.vocab[m.ID], int32(m.ID))
 			}
 		}
 	}
 	return t, nil
+}
+
+// String summarizes t, e.g. "tokenizer: 50257 tokens (256 bytes, 50000
+// merges, 1 special), pre-split gpt2"; it keeps a notebook cell that shows a
+// tokenizer from printing its whole vocabulary.
+func (t *Tokenizer) String() string {
+	return fmt.Sprintf("tokenizer: %d tokens (256 bytes, %d merges, %d special), pre-split %s", len(t.vocab), len(t.merges), len(t.special), t.split)
 }
 
 // VocabSize is the number of token ids, e.g. 50257 for GPT-2.

@@ -24,12 +24,14 @@ func TestGolden(t *testing.T) {
 		name    string
 		example func()
 	}{
+		{"residual.png", ExampleResidualNorms},
 		{"budget.png", ExampleCacheBudget},
 		{"positions.png", ExamplePositions},
 		{"topn.png", ExampleTopTokens},
 		{"nucleus.png", ExampleTopP},
 		{"loss.png", ExampleLossCurve},
 		{"attention.png", ExampleAttentionMap},
+		{"attention_heads.png", ExampleAttentionHeads},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
 	} {

@@ -185,3 +185,16 @@ var circle = draw.CircleGlyph{}
 
 // studyGlyph marks the study's own figure on a plot: a grey cross.
 var studyGlyph = draw.CrossGlyph{}
+
+// ticksAt marks an axis at the given values, labelled as integers.
+type ticksAt []float64
+
+func (t ticksAt) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for _, v := range t {
+		if v >= min && v <= max {
+			ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		}
+	}
+	return ts
+}

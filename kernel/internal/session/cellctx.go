@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/printer"
 	"go/token"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -16,7 +17,8 @@ type cellCtx struct {
 	id     int
 	pieces []piece
 
-	trailing ast.Expr // the trailing expression, while wrapped in __gptnotes.Result
+	trailing     ast.Expr // the trailing expression, while wrapped in __gptnotes.Result
+	renderedTail int      // statements renderedResult put in its place, 0 if none
 	rewriteState
 }
 
@@ -146,13 +148,99 @@ func (c *cellCtx) captureTrailing(p *piece) bool {
 		return false
 	}
 	c.trailing = es.X
+	if rs := c.renderedResult(es.X); rs != nil {
+		p.body.List = append(p.body.List[:n-1], rs...)
+		c.renderedTail = len(rs)
+		return true
+	}
 	es.X = &ast.CallExpr{Fun: runtimeFunc("Result"), Args: []ast.Expr{es.X}, Lparen: es.X.Pos(), Rparen: es.X.End()}
 	return true
 }
 
+// rendererMethods are the methods that make a value render as a MIME type (see package
+// display), plus String for text/plain.
+var rendererMethods = map[string]string{
+	"HTML": "text/html", "Markdown": "text/markdown", "Latex": "text/latex", "SVG": "image/svg+xml",
+	"PNG": "image/png", "JPEG": "image/jpeg", "JSON": "application/json", "String": "text/plain",
+}
+
+// renderedResult handles a trailing expression whose type a cell declared with renderer
+// methods. Compiled code cannot see an interpreted type's methods, so the cell calls them:
+//
+//	__gptnotes_v := expr
+//	__gptnotes.ResultWith(__gptnotes_v, "text/html", __gptnotes_v.HTML(), …)
+func (c *cellCtx) renderedResult(e ast.Expr) []ast.Stmt {
+	t := c.staticTypeName(e)
+	if t == "" {
+		return nil
+	}
+	v := ast.NewIdent("__gptnotes_v")
+	args := []ast.Expr{ast.NewIdent(v.Name)}
+	var names []string
+	for m := range rendererMethods {
+		if d := c.method(t, m); d != nil && (d.Type.Params == nil || d.Type.Params.NumFields() == 0) {
+			names = append(names, m)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	for _, m := range names {
+		args = append(args, &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(rendererMethods[m])},
+			&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(v.Name), Sel: ast.NewIdent(m)}})
+	}
+	return []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{e}, TokPos: e.Pos()},
+		&ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFunc("ResultWith"), Args: args, Lparen: e.Pos()}},
+	}
+}
+
+// staticTypeName is the name of the cell-declared type of e (through one pointer), when the
+// syntax tells: a variable of that type, a composite literal, a conversion, a call of a cell
+// function returning it.
+func (c *cellCtx) staticTypeName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return c.staticTypeName(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return c.staticTypeName(x.X)
+		}
+	case *ast.StarExpr:
+		return c.staticTypeName(x.X)
+	case *ast.CompositeLit:
+		if id, ok := x.Type.(*ast.Ident); ok && c.isType(id.Name) {
+			return id.Name
+		}
+	case *ast.Ident:
+		if c.isType(x.Name) {
+			return x.Name
+		}
+		if t := c.s.varTypes[x.Name]; t != "" {
+			return t
+		}
+	case *ast.CallExpr:
+		if id, ok := x.Fun.(*ast.Ident); ok {
+			if c.isType(id.Name) {
+				return id.Name
+			}
+			if f := c.funcDecl(id.Name); f != nil && f.Type.Results != nil && len(f.Type.Results.List) == 1 && len(f.Type.Results.List[0].Names) <= 1 {
+				return c.staticTypeName(f.Type.Results.List[0].Type)
+			}
+		}
+	}
+	return ""
+}
+
 // uncaptureTrailing undoes captureTrailing, for an expression without a value.
 func (c *cellCtx) uncaptureTrailing(p *piece) {
-	p.body.List[len(p.body.List)-1].(*ast.ExprStmt).X = c.trailing
+	if c.renderedTail > 0 {
+		p.body.List = append(p.body.List[:len(p.body.List)-c.renderedTail], &ast.ExprStmt{X: c.trailing})
+		c.renderedTail = 0
+	} else {
+		p.body.List[len(p.body.List)-1].(*ast.ExprStmt).X = c.trailing
+	}
 	c.trailing = nil
 }
 
@@ -208,21 +296,10 @@ type rewriteState struct {
 	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
 }
 
-// recordVarTypes remembers the cell-declared type of globals defined as x := T{…}, x := &T{…}
-// or var x T, for completing x's methods.
+// recordVarTypes remembers the cell-declared type of globals (x := T{…}, x := T(…),
+// x := newT(), var x T), for completing x's methods and rendering x.
 func (c *cellCtx) recordVarTypes(body *ast.BlockStmt) {
-	typeName := func(e ast.Expr) string {
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = u.X
-		}
-		if cl, ok := e.(*ast.CompositeLit); ok {
-			e = cl.Type
-		}
-		if id, ok := e.(*ast.Ident); ok && c.isType(id.Name) {
-			return id.Name
-		}
-		return ""
-	}
+	typeName := c.staticTypeName
 	for _, st := range body.List {
 		switch st := st.(type) {
 		case *ast.AssignStmt:

@@ -50,9 +50,10 @@ func clear(x any) { __gptnotes.Clear(x) }
 func (s *Session) runtimeSymbols() interp.Exports {
 	return interp.Exports{
 		runtimePath + "/cellrt": {
-			"Result":  reflect.ValueOf(s.result),
-			"GoPanic": reflect.ValueOf(s.goPanic),
-			"Clear":   reflect.ValueOf(clearValue),
+			"Result":     reflect.ValueOf(s.result),
+			"ResultWith": reflect.ValueOf(s.resultWith),
+			"GoPanic":    reflect.ValueOf(s.goPanic),
+			"Clear":      reflect.ValueOf(clearValue),
 		},
 		"os/os": {
 			"Exit": reflect.ValueOf(func(code int) { panic(exitError{code}) }),
@@ -69,6 +70,24 @@ func (s *Session) result(vals ...any) {
 	defer s.runMu.Unlock()
 	if r := s.running; r != nil {
 		r.results, r.gotRes = vals, true
+	}
+}
+
+// resultWith receives a trailing value of a cell-declared type with the outputs of its renderer
+// methods, as MIME type, data pairs.
+func (s *Session) resultWith(v any, mimeData ...any) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	r := s.running
+	if r == nil {
+		return
+	}
+	r.results, r.gotRes = []any{v}, true
+	r.mime = map[string]any{}
+	for i := 0; i+1 < len(mimeData); i += 2 {
+		if k, ok := mimeData[i].(string); ok {
+			r.mime[k] = mimeData[i+1]
+		}
 	}
 }
 

@@ -3,12 +3,12 @@ package session
 import (
 	"context"
 	_ "embed"
-	"reflect"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -55,7 +55,8 @@ type cellRun struct {
 	id      int
 	sink    Sink
 	cancel  context.CancelCauseFunc
-	results []any // values of the trailing expression, set by the cell runtime
+	results []any          // values of the trailing expression, set by the cell runtime
+	mime    map[string]any // outputs of its renderer methods, for a cell-declared type
 	gotRes  bool
 }
 
@@ -112,6 +113,11 @@ func New() (*Session, error) {
 	if _, err := s.in.Compile(slicesSource); err != nil {
 		return nil, fmt.Errorf("session: package slices: %w", err)
 	}
+	for i, src := range symbols.Preludes {
+		if _, err := s.Execute(context.Background(), src, discard{}); err != nil {
+			return nil, fmt.Errorf("session: plugin prelude %d: %w", i, err)
+		}
+	}
 	return s, nil
 }
 
@@ -146,6 +152,9 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 		return nil, nil
 	}
 	b := renderResults(run.results)
+	for k, v := range run.mime {
+		b.Data[k] = v
+	}
 	return &b, nil
 }
 
@@ -181,6 +190,7 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 		return false, err
 	}
 	c.rewrite()
+	pieces = c.pieces
 	for i := range pieces {
 		p := &pieces[i]
 		last := i == len(pieces)-1
@@ -303,3 +313,10 @@ func (s *Session) evalPrelude() error {
 	_, err = s.in.Execute(prog)
 	return err
 }
+
+// discard is the sink of the plugins' preludes.
+type discard struct{}
+
+func (discard) Stream(name, text string)             {}
+func (discard) Display(display.Bundle, string, bool) {}
+func (discard) ClearOutput(wait bool)                {}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gptnotes/gptnotes/kernel"
+	"github.com/gptnotes/gptnotes/kernel/display"
+	"github.com/gptnotes/gptnotes/kernel/internal/session"
+)
+
+func init() {
+	register(command{name: "kernel", summary: "run the kernel on a connection file (Jupyter starts this)", run: runKernel})
+}
+
+func runKernel(args []string) error {
+	fs := newFlags("kernel", "CONNECTION_FILE",
+		"Runs the Jupyter kernel on the sockets of CONNECTION_FILE until a shutdown_request.\nJupyter starts this through the kernelspec that `gptnotes install` writes.")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("want one connection file, got %d arguments", fs.NArg())
+	}
+	conn, err := kernel.ReadConnectionFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	// SIGINT interrupts the running cell instead of killing the process (the client may send
+	// it instead of an interrupt_request); SIGTERM ends the kernel.
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+
+	s, err := session.New()
+	if err != nil {
+		return err
+	}
+	k := kernel.New(conn, engine{s}, session.LogWriter())
+	ctx, stop := context.WithCancel(context.Background())
+	go func() {
+		for sig := range signals {
+			if sig == syscall.SIGTERM {
+				stop()
+				return
+			}
+			k.Interrupt()
+		}
+	}()
+	if err := k.Run(ctx); err != nil {
+		return err
+	}
+	// A cell's goroutines may still run; the process ends with the kernel.
+	os.Exit(0)
+	return nil
+}
+
+// engine plugs the session into the kernel: the kernel's Sink has the session's Sink methods,
+// and the session's CellError becomes the kernel's.
+type engine struct{ *session.Session }
+
+func (e engine) Execute(ctx context.Context, code string, sink kernel.Sink) (*display.Bundle, error) {
+	result, err := e.Session.Execute(ctx, code, sink)
+	var ce *session.CellError
+	if errors.As(err, &ce) {
+		return result, &kernel.CellError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
+	}
+	return result, err
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
+)
+
+func init() {
+	register(command{
+		name:    "train",
+		summary: "train a tokenizer and a small GPT-2 on a directory of text (default: Go's own source)",
+		run:     runTrain,
+	})
+}
+
+// trainFlags are the settings of `gptnotes train`.
+type trainFlags struct {
+	corpus, exts, out, preset string
+	vocab, layers, heads      int
+	width, block, batch       int
+	steps, warmup, evalEvery  int
+	evalBatches, ckptEvery    int
+	logEvery                  int
+	tokBytes, maxBytes        int64
+	lr, minLR, wd, clip       float64
+	seed                      uint64
+	bf16, resume              bool
+	cache                     string
+}
+
+func runTrain(args []string) error {
+	fs := newFlags("train", "[flags] --out FILE", `Trains a byte-level BPE tokenizer on a sample of the corpus, then a GPT-2 on all of it
+(forward, backward, AdamW with warmup and cosine decay), and writes FILE (the model,
+safetensors) and FILE without its extension + ".tok" (the tokenizer) next to each other.
+A checkpoint FILE.ckpt (with its tokenizer FILE.ckpt.tok) is saved every --checkpoint-every
+steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
+
+  gptnotes train --vocab 4096 --layers 6 --heads 6 --width 192 --block 256 \
+      --batch 16 --steps 2000 --lr 1e-3 --out testdata/gopher.safetensors`)
+	var f trainFlags
+	fs.StringVar(&f.corpus, "corpus", gpt.GoSourceDir(), "directory of text files (read recursively)")
+	fs.StringVar(&f.exts, "ext", ".go", "comma-separated file name endings to read")
+	fs.Int64Var(&f.maxBytes, "max-bytes", 0, "read at most this many bytes of the corpus (0: all)")
+	fs.Int64Var(&f.tokBytes, "tokenizer-bytes", 16<<20, "bytes of training text, sampled across files, to train the tokenizer on")
+	fs.StringVar(&f.cache, "cache", "", "token cache directory (default: the user cache dir; - for none)")
+	fs.StringVar(&f.preset, "preset", "", "start from a preset config: "+presetNames())
+	fs.IntVar(&f.vocab, "vocab", 4096, "tokenizer vocabulary size, including <|endoftext|>")
+	fs.IntVar(&f.layers, "layers", 6, "transformer blocks")
+	fs.IntVar(&f.heads, "heads", 6, "attention heads")
+	fs.IntVar(&f.width, "width", 192, "channels")
+	fs.IntVar(&f.block, "block", 256, "block size: positions per sequence")
+	fs.IntVar(&f.batch, "batch", 16, "sequences per step")
+	fs.IntVar(&f.steps, "steps", 1000, "training steps")
+	fs.Float64Var(&f.lr, "lr", 1e-3, "peak learning rate")
+	fs.Float64Var(&f.minLR, "min-lr", 0, "final learning rate (default lr/10)")
+	fs.IntVar(&f.warmup, "warmup", 0, "warmup steps (default steps/20)")
+	fs.Float64Var(&f.wd, "weight-decay", 0.1, "AdamW weight decay of the matrices")
+	fs.Float64Var(&f.clip, "clip", 1.0, "gradient-norm clipping")
+	fs.IntVar(&f.evalEvery, "eval-every", 100, "steps between validation losses")
+	fs.IntVar(&f.evalBatches, "eval-batches", 8, "validation batches per evaluation")
+	fs.IntVar(&f.ckptEvery, "checkpoint-every", 100, "steps between checkpoints (FILE.ckpt)")
+	fs.IntVar(&f.logEvery, "log-every", 10, "steps between progress lines when stderr is not a terminal")
+	fs.Uint64Var(&f.seed, "seed", 1, "seeds the initial weights, the batches and the tokenizer's sample")
+	fs.BoolVar(&f.bf16, "bf16", false, "store the final model's weights as bfloat16 (half the bytes)")
+	fs.BoolVar(&f.resume, "resume", false, "continue from FILE.ckpt if it exists")
+	fs.StringVar(&f.out, "out", "", "the model file to write, e.g. gopher.safetensors (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if f.out == "" {
+		return errors.New("--out FILE is required")
+	}
+	if f.preset != "" {
+		p, ok := gpt.Presets[f.preset]
+		if !ok {
+			return fmt.Errorf("unknown preset %q (have %s)", f.preset, presetNames())
+		}
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		pick := func(name string, dst *int, v int) {
+			if !set[name] {
+				*dst = v
+			}
+		}
+		pick("vocab", &f.vocab, p.VocabSize)
+		pick("layers", &f.layers, p.Layers)
+		pick("heads", &f.heads, p.Heads)
+		pick("width", &f.width, p.Channels)
+		pick("block", &f.block, p.BlockSize)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return train(ctx, f, os.Stderr)
+}
+
+func presetNames() string {
+	var names []string
+	for n := range gpt.Presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// tokPath is where the tokenizer of a model file goes: gopher.safetensors → gopher.tok.
+func tokPath(model string) string {
+	return strings.TrimSuffix(model, filepath.Ext(model)) + ".tok"
+}
+
+// train runs the whole pipeline, reporting progress on log.
+func train(ctx context.Context, f trainFlags, log io.Writer) error {
+	start := time.Now()
+	ckpt := f.out + ".ckpt"
+	ckptTok := ckpt + ".tok"
+	cfg := gpt.Config{VocabSize: f.vocab, BlockSize: f.block, Layers: f.layers, Heads: f.heads, Channels: f.width}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+
+	// 1. The corpus: list and split the files.
+	copts := gpt.CorpusOptions{Exts: strings.Split(f.exts, ","), MaxBytes: f.maxBytes, CacheDir: f.cache}
+	corpus, err := gpt.OpenCorpus(f.corpus, copts)
+	if err != nil {
+		return err
+	}
+	nVal := 0
+	for _, file := range corpus.Files {
+		if file.Val {
+			nVal++
+		}
+	}
+	fmt.Fprintf(log, "corpus %s: %d files (%d for validation), %s bytes\n", f.corpus, len(corpus.Files), nVal, gpt.Commas(int(corpus.Bytes)))
+
+	// 2. The tokenizer: trained on a sample of the training files, or the checkpoint's.
+	resuming := f.resume && exists(ckpt)
+	var tok *tokenizer.Tokenizer
+	if resuming {
+		if tok, err = tokenizer.Load(ckptTok); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		fmt.Fprintf(log, "tokenizer %s: %d tokens (from the checkpoint)\n", ckptTok, tok.VocabSize())
+	} else {
+		text, err := corpus.Text(f.tokBytes, f.seed)
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		tok, err = tokenizer.Train(text, f.vocab, tokenizer.TrainOptions{Special: []string{tokenizer.EndOfText}})
+		if err != nil {
+			return err
+		}
+		if tok.VocabSize() < f.vocab {
+			return fmt.Errorf("tokenizer: a vocabulary of %d is larger than the corpus supports: %s bytes of text ran out of pairs to merge at %d tokens; use --vocab %d or less, or more text",
+				f.vocab, gpt.Commas(len(text)), tok.VocabSize(), tok.VocabSize())
+		}
+		fmt.Fprintf(log, "tokenizer: %d tokens trained on %s bytes in %s\n", tok.VocabSize(), gpt.Commas(len(text)), time.Since(t0).Round(time.Millisecond))
+	}
+	cfg.VocabSize = tok.VocabSize()
+
+	// 3. Tokens, cached on disk.
+	t0 := time.Now()
+	if err := corpus.Tokenize(tok); err != nil {
+		return err
+	}
+	how := "tokenized in " + time.Since(t0).Round(time.Millisecond).String()
+	if corpus.Cached {
+		how = "from the cache"
+	}
+	fmt.Fprintf(log, "tokens: %s train, %s validation (%s; %.2f bytes/token)\n",
+		gpt.Commas(len(corpus.Train)), gpt.Commas(len(corpus.Val)), how, float64(corpus.Bytes)/float64(len(corpus.Train)+len(corpus.Val)))
+
+	// 4. The model and the trainer.
+	m, err := gpt.New(cfg)
+	if err != nil {
+		return err
+	}
+	m.Init(f.seed, true)
+	opts := gpt.TrainOptions{
+		Batch: f.batch, SeqLen: f.block, Steps: f.steps, LR: f.lr, MinLR: f.minLR, Warmup: f.warmup,
+		WeightDecay: orNone(f.wd), ClipNorm: orNone(f.clip), Seed: f.seed,
+		EvalEvery: f.evalEvery, EvalBatches: f.evalBatches,
+		CheckpointEvery: f.ckptEvery, CheckpointPath: ckpt,
+	}
+	tr, err := gpt.NewTrainer(m, corpus.Train, corpus.Val, opts)
+	if err != nil {
+		return err
+	}
+	if resuming {
+		if err := tr.Resume(ckpt); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "resumed from %s at step %d\n", ckpt, tr.StepsDone())
+	} else if err := saveTokenizer(tok, ckptTok); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "model: %v, %s parameters; %s; batch %d × %d; %s (BLAS: %s)\n",
+		cfg, gpt.Commas(cfg.NumParams()), tr.Schedule, f.batch, f.block, fmt.Sprintf("%d steps", f.steps), gpt.BLAS)
+
+	// 5. Train, with a progress bar.
+	tty := isTerminal(log)
+	tr.OnStep = func(r gpt.StepResult) {
+		switch {
+		case tty:
+			fmt.Fprintf(log, "\r%s\x1b[K", r.ProgressBar(30))
+			if r.Step == r.Steps {
+				fmt.Fprintln(log)
+			}
+		case r.Step%max(f.logEvery, 1) == 0 || r.Step == r.Steps || !isNaN(r.ValLoss):
+			fmt.Fprintf(log, "%s %s\n", time.Now().UTC().Format("15:04:05"), r)
+		}
+	}
+	if err := tr.Run(ctx); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("stopped at step %d; checkpoint %s (continue with --resume): %w", tr.StepsDone(), ckpt, err)
+		}
+		return err
+	}
+
+	// 6. The model and its tokenizer, side by side.
+	out := m
+	if f.bf16 {
+		out = m.WithPrecision(gpt.BF16)
+	}
+	if len(tr.History) == 0 {
+		return fmt.Errorf("no steps taken (--steps %d)", f.steps)
+	}
+	last := tr.History[len(tr.History)-1]
+	if isNaN(last.ValLoss) { // a run resumed only to write its model
+		if last.ValLoss, err = tr.Evaluate(); err != nil {
+			return err
+		}
+	}
+	meta := map[string]string{
+		"tokenizer":  filepath.Base(tokPath(f.out)),
+		"train_loss": strconv.FormatFloat(last.Loss, 'f', 4, 64),
+		"val_loss":   strconv.FormatFloat(last.ValLoss, 'f', 4, 64),
+		"steps":      strconv.Itoa(tr.StepsDone()),
+		"corpus":     f.corpus,
+	}
+	if err := saveTokenizer(tok, tokPath(f.out)); err != nil {
+		return err
+	}
+	if err := gpt.Save(f.out, out, meta); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "wrote %s (%s bytes) and %s (%s bytes) after %s: train loss %.4f, validation loss %.4f\n",
+		f.out, gpt.Commas(int(fileSize(f.out))), tokPath(f.out), gpt.Commas(int(fileSize(tokPath(f.out)))),
+		time.Since(start).Round(time.Second), last.Loss, last.ValLoss)
+	return nil
+}
+
+// orNone turns the command line's 0 ("none") into the trainer's negative ("none"), since
+// the trainer reads 0 as "default".
+func orNone(x float64) float64 {
+	if x == 0 {
+		return -1
+	}
+	return x
+}
+
+func isNaN(x float64) bool { return x != x }
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// isTerminal reports whether w is a character device (a terminal, not a log file).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// saveTokenizer writes tok to path through a temporary file and a rename.
+func saveTokenizer(tok *tokenizer.Tokenizer, path string) error {
+	tmp := path + ".tmp"
+	if err := tok.Save(tmp); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
+)
+
+// smallCorpus copies a few files of the standard library into a temporary directory.
+func smallCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(runtime.GOROOT(), "src", "strings")
+	for _, name := range []string{"strings.go", "builder.go", "reader.go", "replace.go", "search.go", "compare.go", "clone.go"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Skip("no Go source to train on:", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func tinyFlags(corpus, out string) trainFlags {
+	return trainFlags{
+		corpus: corpus, exts: ".go", out: out, cache: "-",
+		vocab: 300, layers: 1, heads: 2, width: 16, block: 32,
+		batch: 2, steps: 6, lr: 3e-3, wd: 0.1, clip: 1,
+		evalEvery: 3, evalBatches: 2, ckptEvery: 3, logEvery: 1, tokBytes: 1 << 20, seed: 1,
+	}
+}
+
+func TestTrainWritesModelAndTokenizerThenResumes(t *testing.T) {
+	corpus := smallCorpus(t)
+	out := filepath.Join(t.TempDir(), "tiny.safetensors")
+	var log bytes.Buffer
+	if err := train(context.Background(), tinyFlags(corpus, out), &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	t.Log(log.String())
+	m, meta, err := gpt.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenizer.Load(filepath.Join(filepath.Dir(out), "tiny.tok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.VocabSize != tok.VocabSize() || meta["tokenizer"] != "tiny.tok" || meta["steps"] != "6" {
+		t.Errorf("model vocab %d, tokenizer %d, metadata %v", m.Config.VocabSize, tok.VocabSize(), meta)
+	}
+	for _, want := range []string{"step 3/6", "val", "wrote"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+
+	// Resume: the checkpoint is at step 6; ask for 8 steps.
+	f := tinyFlags(corpus, out)
+	f.steps, f.resume = 8, true
+	log.Reset()
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "resumed from") || !strings.Contains(log.String(), "step 8/8") || strings.Contains(log.String(), "step 6/8") {
+		t.Errorf("resumed run's log:\n%s", log.String())
+	}
+}
+
+func TestTrainBadInput(t *testing.T) {
+	corpus := smallCorpus(t)
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("not Go"), 0o644)
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		edit func(*trainFlags)
+		want string
+	}{
+		{"empty corpus", func(f *trainFlags) { f.corpus = empty }, "empty corpus"},
+		{"vocabulary too large", func(f *trainFlags) { f.vocab = 1 << 20; f.tokBytes = 3000 }, "larger than the corpus supports"},
+		{"block longer than the data", func(f *trainFlags) { f.block = 20000 }, "fewer than block size"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := tinyFlags(corpus, filepath.Join(dir, "m.safetensors"))
+			c.edit(&f)
+			err := train(context.Background(), f, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+
+	t.Run("resume with another config", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "m.safetensors")
+		if err := train(context.Background(), tinyFlags(corpus, out), &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.ReadFile(out + ".ckpt")
+		f := tinyFlags(corpus, out)
+		f.width, f.resume = 24, true
+		err := train(context.Background(), f, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), "another model") {
+			t.Fatalf("err = %v, want a config mismatch", err)
+		}
+		t.Log(err)
+		after, _ := os.ReadFile(out + ".ckpt")
+		if !bytes.Equal(before, after) {
+			t.Error("the refused resume changed the checkpoint")
+		}
+	})
+}
