@@ -174,15 +174,6 @@ func newWholeTable(n int) wholeTable {
 	return wholeTable{slots: slots, shift: 64 - bits}
 }
 
-// setVocab copies the tokens' bytes into the table, in id order.
-func (w *wholeTable) setVocab(vocab [][]byte) {
-	w.start = make([]uint32, len(vocab)+1)
-	for id, tok := range vocab {
-		w.bytes = append(w.bytes, tok...)
-		w.start[id+1] = uint32(len(w.bytes))
-	}
-}
-
 // add records that token id's bytes are tok. The table must have room
 // (newWholeTable(n) holds n tokens).
 func (w *wholeTable) add(tok []byte, id int32) {
@@ -196,7 +187,7 @@ func (w *wholeTable) add(tok []byte, id int32) {
 }
 
 // find returns the id of the token whose bytes are s (h = hashString(s)),
-// or -1. setVocab must have been called.
+// or -1.
 func (w *wholeTable) find(s string, h uint64) int32 {
 	mask := uint64(len(w.slots) - 1)
 	for i := h >> w.shift; ; i = (i + 1) & mask {
