@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -163,28 +164,53 @@ func rowInit(r *reproducer) (rowResult, error) {
 }
 
 func rowResidual(r *reproducer) (rowResult, error) {
-	// The vocabulary does not change the figure (ResidualGrowth's doc); 1,024 makes it quick.
-	var gs []gpt.Growth
-	var parts []string
-	for _, c := range []struct {
+	// 4 settings × 3 seeds, two at a time (each draws its weights on one core). The
+	// vocabulary does not change the figure (ResidualGrowth's doc); 1,024 makes it quick.
+	type job struct {
 		layers int
 		scaled bool
-	}{{12, true}, {48, true}, {12, false}, {48, false}} {
-		cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: c.layers, Heads: 12, Channels: 768}
-		mean := 0.0
+		seed   uint64
+	}
+	var jobs []job
+	for _, c := range []job{{12, true, 0}, {48, true, 0}, {12, false, 0}, {48, false, 0}} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			g, err := gpt.ResidualGrowth(cfg, seed, c.scaled, 64)
-			if err != nil {
-				return rowResult{}, err
+			jobs = append(jobs, job{c.layers, c.scaled, seed})
+		}
+	}
+	gs := make([]gpt.Growth, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: j.layers, Heads: 12, Channels: 768}
+				gs[i], errs[i] = gpt.ResidualGrowth(cfg, j.seed, j.scaled, 64)
 			}
-			gs = append(gs, g)
-			mean += g.Final() / 3
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var parts []string
+	for i := 0; i < len(jobs); i += 3 {
+		mean := 0.0
+		for k := i; k < i+3; k++ {
+			if errs[k] != nil {
+				return rowResult{}, errs[k]
+			}
+			mean += gs[k].Final() / 3
 		}
 		init := "plain"
-		if c.scaled {
+		if jobs[i].scaled {
 			init = "scaled"
 		}
-		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, c.layers, mean))
+		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, jobs[i].layers, mean))
 	}
 	if err := r.save(viz.ResidualNorms(gs), "residual"); err != nil {
 		return rowResult{}, err
