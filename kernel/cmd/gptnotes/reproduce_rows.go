@@ -141,14 +141,14 @@ func rowInit(r *reproducer) (rowResult, error) {
 	if err != nil {
 		return rowResult{}, err
 	}
-	var matrix, resid []float32
+	var matrix, resid moments
 	var biasMax, lnOff float64
 	for _, t := range m.Params.Tensors {
 		switch {
 		case strings.HasSuffix(t.Name, "c_proj.weight"):
-			resid = append(resid, t.Data...)
+			resid.add(t.Data)
 		case len(t.Shape) == 2:
-			matrix = append(matrix, t.Data...)
+			matrix.add(t.Data)
 		case strings.Contains(t.Name, "ln_") && strings.HasSuffix(t.Name, ".weight"):
 			for _, v := range t.Data {
 				lnOff = math.Max(lnOff, math.Abs(float64(v)-1))
@@ -160,7 +160,26 @@ func rowInit(r *reproducer) (rowResult, error) {
 		}
 	}
 	return rowResult{ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
-		std(matrix), gpt.Commas(len(matrix)), std(resid), gpt.Commas(len(resid)), biasMax, lnOff), model: smallRandom}, nil
+		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff), model: smallRandom}, nil
+}
+
+// moments accumulates the count, sum and sum of squares of numbers.
+type moments struct {
+	n       int
+	sum, sq float64
+}
+
+func (m *moments) add(x []float32) {
+	for _, v := range x {
+		m.sum += float64(v)
+		m.sq += float64(v) * float64(v)
+	}
+	m.n += len(x)
+}
+
+func (m *moments) std() float64 {
+	n := float64(m.n)
+	return math.Sqrt(m.sq/n - (m.sum/n)*(m.sum/n))
 }
 
 func rowResidual(r *reproducer) (rowResult, error) {
@@ -217,16 +236,6 @@ func rowResidual(r *reproducer) (rowResult, error) {
 	}
 	return rowResult{ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
 		model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", figures: []string{"residual"}}, nil
-}
-
-func std(x []float32) float64 {
-	var s, s2 float64
-	for _, v := range x {
-		s += float64(v)
-		s2 += float64(v) * float64(v)
-	}
-	n := float64(len(x))
-	return math.Sqrt(s2/n - (s/n)*(s/n))
 }
 
 // ---- Training is one call
