@@ -107,11 +107,16 @@ func (b CacheBudget) String() string {
 	return s.String()
 }
 
-// MB writes a byte count in decimal megabytes, or gigabytes past 1,000 MB: 75497472 →
-// "75.5 MB", 3115222400 → "3.1 GB".
+// MB writes a byte count in decimal units, megabytes in the middle: 75497472 → "75.5 MB",
+// 3115222400 → "3.1 GB", 73728 → "73.7 kB", 512 → "512 bytes".
 func MB(bytes int) string {
-	if bytes >= 1e9 {
+	switch {
+	case bytes >= 1e9:
 		return fmt.Sprintf("%.1f GB", float64(bytes)/1e9)
+	case bytes >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(bytes)/1e6)
+	case bytes >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(bytes)/1e3)
 	}
-	return fmt.Sprintf("%.1f MB", float64(bytes)/1e6)
+	return fmt.Sprintf("%d bytes", bytes)
 }

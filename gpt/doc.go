@@ -22,4 +22,10 @@
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
 //	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
+//
+//	g, err := gpt.NewGenerator(m, tok.Encode("Hello"), gpt.NanoGPT, true) // cached; gpt.Greedy is argmax
+//	s, err := g.Step()          // one token: its probability, the positions forwarded, the cache's bytes
+//	steps, err := g.Steps(50)   // g.HTML() is the table of every step, headed by the policy
+//	text := gpt.GenerateText(m, 1024, tok, "Hello", 50, 0.8) // the seed's API; GenerateChan streams ids
+//	u, c := gpt.Positions(11, 256)                           // 35,456 positions uncached, 266 cached
 package gpt

@@ -103,6 +103,16 @@ type Step struct {
 	Time       time.Duration // wall time of the step
 }
 
+// String prints the step on one line: the token and its probabilities, then what it cost.
+func (s Step) String() string {
+	crop := ""
+	if s.Cropped {
+		crop = " (window moved)"
+	}
+	return fmt.Sprintf("step %d: token %d (p %.3f, model %.3f, %d kept); context %d%s, forwarded %d, total %s; cache %d positions, %s; %v",
+		s.N, s.Token, s.Prob, s.ModelProb, s.Kept, s.Context, crop, s.Forwarded, Commas(s.Total), s.CacheLen, MB(s.CacheBytes), s.Time.Round(time.Microsecond))
+}
+
 // NewGenerator starts a generator over m from the prompt ids. The policy is checked here.
 func NewGenerator(m *Model, prompt []int, p Policy, cached bool) (*Generator, error) {
 	if m == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -235,5 +236,18 @@ func TestGeneratorHTML(t *testing.T) {
 		if s.Logits != nil {
 			t.Errorf("step %d kept its logits in the history without KeepLogits", s.N)
 		}
+	}
+}
+
+func TestStepString(t *testing.T) {
+	m := genModel(t, cropCfg, 14)
+	g, _ := NewGenerator(m, []int{1, 2, 3}, Greedy, true)
+	s, err := g.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "step 1: token " + strconv.Itoa(s.Token) + " (p 1.000"
+	if got := s.String(); !strings.HasPrefix(got, want) || !strings.Contains(got, "forwarded 3, total 3; cache 3 positions, 16.4 kB") {
+		t.Errorf("String() = %q, want it to start %q", got, want)
 	}
 }

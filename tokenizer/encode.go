@@ -174,15 +174,6 @@ func newWholeTable(n int) wholeTable {
 	return wholeTable{slots: slots, shift: 64 - bits}
 }
 
-// setVocab copies the tokens' bytes into the table, in id order.
-func (w *wholeTable) setVocab(vocab [][]byte) {
-	w.start = make([]uint32, len(vocab)+1)
-	for id, tok := range vocab {
-		w.bytes = append(w.bytes, tok...)
-		w.start[id+1] = uint32(len(w.bytes))
-	}
-}
-
 // add records that token id's bytes are tok. The table must have room
 // (newWholeTable(n) holds n tokens).
 func (w *wholeTable) add(tok []byte, id int32) {
@@ -196,7 +187,7 @@ func (w *wholeTable) add(tok []byte, id int32) {
 }
 
 // find returns the id of the token whose bytes are s (h = hashString(s)),
-// or -1. setVocab must have been called.
+// or -1.
 func (w *wholeTable) find(s string, h uint64) int32 {
 	mask := uint64(len(w.slots) - 1)
 	for i := h >> w.shift; ; i = (i + 1) & mask {
@@ -367,68 +358,71 @@ func (h minHeap) down(i int) {
 
 // pairTable maps a pair of ids to the rank of its merge rule: an
 // open-addressing hash table with linear probing, so the merge loop does no
-// Go map look-ups.
+// Go map look-ups. A slot is one uint64, Left<<43 | Right<<22 | rank, so a
+// probe touches 8 bytes; ids must be below 2^21 and ranks below 2^22.
 type pairTable struct {
-	slots []pairSlot
+	slots []uint64
 	shift uint // 64 - log2(len(slots))
 	used  int  // slots holding a pair
 }
 
-type pairSlot struct {
-	key  uint64 // Left<<32 | Right, or emptyKey
-	rank int32
-}
-
-const emptyKey = math.MaxUint64
+const (
+	maxVocab  = 1<<21 - 1 // ids are 21 bits; the all-ones id marks an empty slot
+	rankBits  = 22
+	rankMask  = 1<<rankBits - 1
+	emptySlot = math.MaxUint64
+)
 
 func newPairTable(n int) pairTable {
 	bits := uint(4)
 	for 1<<bits < 2*n {
 		bits++
 	}
-	slots := make([]pairSlot, 1<<bits)
+	slots := make([]uint64, 1<<bits)
 	for i := range slots {
-		slots[i].key = emptyKey
+		slots[i] = emptySlot
 	}
 	return pairTable{slots: slots, shift: 64 - bits}
 }
 
+// pairKey packs a pair into the 42 bits above the rank.
+func pairKey(left, right int32) uint64 { return uint64(left)<<21 | uint64(right) }
+
 func (p *pairTable) rank(left, right int32) int32 {
-	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	key := pairKey(left, right)
 	mask := uint64(len(p.slots) - 1)
 	for i := (key * 0x9e3779b97f4a7c15) >> p.shift; ; i = (i + 1) & mask {
-		s := &p.slots[i]
-		if s.key == key {
-			return s.rank
+		s := p.slots[i]
+		if s>>rankBits == key {
+			return int32(s & rankMask)
 		}
-		if s.key == emptyKey {
+		if s == emptySlot {
 			return noRank
 		}
 	}
 }
 
-// insert adds a pair; the table is sized for all pairs up front, but grows
-// if needed.
+// insert adds a pair (or changes its rank), growing the table when it is
+// half full.
 func (p *pairTable) insert(left, right, rank int32) {
-	if p.used*2 >= len(p.slots) {
+	if (p.used+1)*2 > len(p.slots) {
 		old := p.slots
 		*p = newPairTable(len(old))
 		for _, s := range old {
-			if s.key != emptyKey {
-				p.insert(int32(s.key>>32), int32(uint32(s.key)), s.rank)
+			if s != emptySlot {
+				key := s >> rankBits
+				p.insert(int32(key>>21), int32(key&(1<<21-1)), int32(s&rankMask))
 			}
 		}
 	}
-	key := uint64(uint32(left))<<32 | uint64(uint32(right))
+	key := pairKey(left, right)
 	mask := uint64(len(p.slots) - 1)
 	i := (key * 0x9e3779b97f4a7c15) >> p.shift
-	for p.slots[i].key != emptyKey && p.slots[i].key != key {
+	for p.slots[i] != emptySlot && p.slots[i]>>rankBits != key {
 		i = (i + 1) & mask
 	}
-	if p.slots[i].key == emptyKey {
+	if p.slots[i] == emptySlot {
 		p.used++
 	}
-	p.slots[i] = pairSlot{key, rank}
+	p.slots[i] = key<<rankBits | uint64(rank)
 }
-
-var noCache = false

@@ -42,6 +42,7 @@ func ExampleGPT2() {
 	if err != nil {
 		panic(err)
 	}
+	fmt.Println(tok)
 	ids := tok.Encode("Hello world<|endoftext|>")
 	fmt.Println(ids)
 	fmt.Println(tok.EncodeWithSpecial("Hello world<|endoftext|>", []string{tokenizer.EndOfText}))
@@ -50,6 +51,7 @@ func ExampleGPT2() {
 	_, err = tok.DecodeBytes([]int{15496, 99999})
 	fmt.Println(err)
 	// Output:
+	// tokenizer: 50257 tokens (256 bytes, 50000 merges, 1 special), pre-split gpt2
 	// [15496 995 27 91 437 1659 5239 91 29]
 	// [15496 995 50256]
 	// "Hello world<|endoftext|>"

@@ -53,6 +53,9 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		return nil, fmt.Errorf("unknown pre-split %q (want %q or %q)", split, SplitGPT2, SplitNone)
 	}
 	size := 256 + len(merges) + len(special)
+	if size > maxVocab || len(merges) > rankMask {
+		return nil, fmt.Errorf("%d tokens is more than this package supports (%d)", size, maxVocab)
+	}
 	t := &Tokenizer{
 		split:   split,
 		byteID:  byteID,
@@ -65,53 +68,76 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		endID:   -1,
 		cache:   new(chunkCache),
 	}
-	claim := func(id int, what string) error {
+
+	// First pass: check the ids and find every token's length.
+	length := make([]int, size) // 0 while the id is unclaimed
+	claim := func(id, n int, what func() string) error {
 		if id < 0 || id >= size {
-			return fmt.Errorf("%s has id %d, outside [0, %d)", what, id, size)
+			return fmt.Errorf("%s has id %d, outside [0, %d)", what(), id, size)
 		}
-		if t.vocab[id] != nil {
-			return fmt.Errorf("%s has id %d, which is already token %q", what, id, t.vocab[id])
+		if length[id] != 0 {
+			return fmt.Errorf("%s has id %d, which another token has already", what(), id)
 		}
+		length[id] = n
 		return nil
 	}
 	for b, id := range byteID {
-		if err := claim(int(id), fmt.Sprintf("byte 0x%02x", b)); err != nil {
+		if err := claim(int(id), 1, func() string { return fmt.Sprintf("byte 0x%02x", b) }); err != nil {
 			return nil, err
 		}
-		t.vocab[id] = []byte{byte(b)}
-		t.whole.add(t.vocab[id], id)
 	}
 	for r, m := range merges {
-		what := fmt.Sprintf("merge %d (%d %d)", r, m.Left, m.Right)
-		if err := claim(m.ID, what); err != nil {
-			return nil, err
-		}
+		what := func() string { return fmt.Sprintf("merge %d (%d %d)", r, m.Left, m.Right) }
 		for _, part := range [2]int{m.Left, m.Right} {
-			if part < 0 || part >= size || t.vocab[part] == nil || t.isSpec[part] {
-				return nil, fmt.Errorf("%s uses id %d, which no earlier byte or merge makes", what, part)
+			if part < 0 || part >= size || length[part] == 0 || t.isSpec[part] {
+				return nil, fmt.Errorf("%s uses id %d, which no earlier byte or merge makes", what(), part)
 			}
 		}
-		if t.pairs.rank(int32(m.Left), int32(m.Right)) != noRank {
-			return nil, fmt.Errorf("%s repeats the pair of merge %d", what, t.pairs.rank(int32(m.Left), int32(m.Right)))
+		if err := claim(m.ID, length[m.Left]+length[m.Right], what); err != nil {
+			return nil, err
 		}
-		t.vocab[m.ID] = append(append([]byte{}, t.vocab[m.Left]...), t.vocab[m.Right]...)
+		if prev := t.pairs.rank(int32(m.Left), int32(m.Right)); prev != noRank {
+			return nil, fmt.Errorf("%s repeats the pair of merge %d", what(), prev)
+		}
 		t.pairs.insert(int32(m.Left), int32(m.Right), int32(r))
 	}
 	for text, id := range special {
 		if text == "" {
 			return nil, fmt.Errorf("special token with id %d has empty text", id)
 		}
-		if err := claim(id, fmt.Sprintf("special token %q", text)); err != nil {
+		if err := claim(id, len(text), func() string { return fmt.Sprintf("special token %q", text) }); err != nil {
 			return nil, err
 		}
-		t.vocab[id] = []byte(text)
 		t.isSpec[id] = true
 		t.special[text] = id
 		if text == EndOfText {
 			t.endID = id
 		}
 	}
-	t.whole.setVocab(t.vocab)
+
+	// Second pass: lay every token's bytes out in one array, in id order.
+	start := make([]uint32, size+1)
+	for id, n := range length {
+		start[id+1] = start[id] + uint32(n)
+	}
+	arena := make([]byte, start[size])
+	for id := range t.vocab {
+		t.vocab[id] = arena[start[id]:start[id+1]:start[id+1]]
+	}
+	for b, id := range byteID {
+		t.vocab[id][0] = byte(b)
+	}
+	for _, m := range merges {
+		n := copy(t.vocab[m.ID], t.vocab[m.Left])
+		copy(t.vocab[m.ID][n:], t.vocab[m.Right])
+	}
+	for text, id := range special {
+		copy(t.vocab[id], text)
+	}
+	t.whole.bytes, t.whole.start = arena, start
+	for _, id := range byteID {
+		t.whole.add(t.vocab[id], id)
+	}
 	if checkWhole {
 		var buf []int
 		for _, m := range merges {
@@ -122,6 +148,13 @@ func newTokenizer(split string, byteID [256]int32, merges []MergeRule, special m
 		}
 	}
 	return t, nil
+}
+
+// String summarizes t, e.g. "tokenizer: 50257 tokens (256 bytes, 50000
+// merges, 1 special), pre-split gpt2"; it keeps a notebook cell that shows a
+// tokenizer from printing its whole vocabulary.
+func (t *Tokenizer) String() string {
+	return fmt.Sprintf("tokenizer: %d tokens (256 bytes, %d merges, %d special), pre-split %s", len(t.vocab), len(t.merges), len(t.special), t.split)
 }
 
 // VocabSize is the number of token ids, e.g. 50257 for GPT-2.

@@ -92,7 +92,7 @@ func (t *Tokenizer) spans(ids []int, outline int) string {
 		if i == outline {
 			border = "outline:2px solid #333;"
 		}
-		fmt.Fprintf(&b, `<span title="id %d" style="background:%s;%spadding:1px 2px;margin:0 1px;border-radius:3px;white-space:pre">%s<sub style="font-size:9px;color:#555">%d</sub></span>`,
+		fmt.Fprintf(&b, `<span title="id %d" style="display:inline-block;background:%s;%spadding:1px 2px;margin:1px;border-radius:3px;white-space:pre">%s<sub style="font-size:9px;color:#555">%d</sub></span>`,
 			id, color(id), border, html.EscapeString(text), id)
 	}
 	return b.String()

@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/gptnotes/gptnotes/gpt"
 )
 
 // attentionGrid is a (T, T) attention matrix as gonum's GridXYZ: column = key position,
@@ -73,3 +75,68 @@ func whiteToBlue(n int) palette.Palette {
 	}
 	return r
 }
+
+// AttentionMatrix assembles one head's (T, T) attention weights from traces of the same T
+// tokens, one per query position (traces[q].Position == q, e.g. m.Trace(ids,
+// gpt.TraceOptions{Position: q}) for q = 0…T-1), for AttentionMap.
+func AttentionMatrix(traces []*gpt.Trace, layer, head int) ([]float32, error) {
+	T := len(traces)
+	w := make([]float32, T*T)
+	for q, tr := range traces {
+		switch {
+		case tr == nil || len(tr.IDs) < T:
+			return nil, fmt.Errorf("viz: attention matrix: trace %d does not cover %d positions", q, T)
+		case tr.Position != q:
+			return nil, fmt.Errorf("viz: attention matrix: trace %d is of query position %d, want %d", q, tr.Position, q)
+		case layer < 0 || layer >= len(tr.Attention) || head < 0 || head >= len(tr.Attention[layer]):
+			return nil, fmt.Errorf("viz: attention matrix: no layer %d head %d in a %d-layer trace", layer, head, len(tr.Attention))
+		}
+		copy(w[q*T:q*T+q+1], tr.Attention[layer][head])
+	}
+	return w, nil
+}
+
+// AttentionHeads draws where every head of one layer looks from the trace's query position:
+// one row per head, one column per key position 0…Position. d, if not nil, labels the keys.
+func AttentionHeads(tr *gpt.Trace, layer int, d gpt.Decoder) (*plot.Plot, error) {
+	if layer < 0 || layer >= len(tr.Attention) {
+		return nil, fmt.Errorf("viz: attention heads: no layer %d in a %d-layer trace", layer, len(tr.Attention))
+	}
+	heads := tr.Attention[layer]
+	NH, K := len(heads), tr.Position+1
+	g := headGrid{heads: heads, K: K}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("layer %d: where each head looks from position %d", layer, tr.Position)
+	p.X.Label.Text = "key position (attended to)"
+	p.Y.Label.Text = "head"
+	h := plotter.NewHeatMap(g, whiteToBlue(64))
+	h.Min, h.Max = 0, 1
+	p.Add(h)
+	names := make([]string, K)
+	for k := range names {
+		names[k] = strconv.Itoa(k)
+		if d != nil && k < len(tr.IDs) {
+			names[k] = strconv.Quote(d.Decode([]int{tr.IDs[k]}))
+		}
+	}
+	hs := make([]string, NH)
+	for i := range hs {
+		hs[NH-1-i] = strconv.Itoa(i)
+	}
+	p.X.Tick.Marker = namedTicks(names)
+	p.Y.Tick.Marker = namedTicks(hs)
+	p.X.Tick.Label.Rotation = math.Pi / 2
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
+	return p, nil
+}
+
+// headGrid is (NH, K) attention rows as a GridXYZ, head 0 at the top.
+type headGrid struct {
+	heads [][]float32 // (NH, K)
+	K     int
+}
+
+func (g headGrid) Dims() (c, r int)   { return g.K, len(g.heads) }
+func (g headGrid) Z(c, r int) float64 { return float64(g.heads[len(g.heads)-1-r][c]) }
+func (g headGrid) X(c int) float64    { return float64(c) }
+func (g headGrid) Y(r int) float64    { return float64(r) }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
@@ -41,4 +42,31 @@ func ExampleAttentionMap() {
 	fmt.Println(err)
 	// Output:
 	// viz: attention map: 10 weights is not a square (T, T) matrix
+}
+
+func ExampleAttentionHeads() {
+	// A made-up trace of 12 tokens queried at the last position: 2 layers of 6 heads, each
+	// row a seeded causal softmax (the last row of causalSoftmax).
+	tokens := words{"func", " main", "()", " {", "\n\t", "fmt", ".", "Println", "(\"", "hello", "\")", "\n}"}
+	T := len(tokens)
+	tr := &gpt.Trace{IDs: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Position: T - 1}
+	for l := 0; l < 2; l++ {
+		var heads [][]float32
+		for h := 0; h < 6; h++ {
+			w := causalSoftmax(T, uint64(10*l+h))
+			heads = append(heads, w[(T-1)*T:])
+		}
+		tr.Attention = append(tr.Attention, heads)
+	}
+	p, err := viz.AttentionHeads(tr, 1, tokens)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := viz.Save(p, "testdata/attention_heads.png"); err != nil {
+		log.Fatal(err)
+	}
+	_, err = viz.AttentionHeads(tr, 2, tokens)
+	fmt.Println(err)
+	// Output:
+	// viz: attention heads: no layer 2 in a 2-layer trace
 }

@@ -31,6 +31,7 @@ func TestGolden(t *testing.T) {
 		{"nucleus.png", ExampleTopP},
 		{"loss.png", ExampleLossCurve},
 		{"attention.png", ExampleAttentionMap},
+		{"attention_heads.png", ExampleAttentionHeads},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
 	} {

@@ -11,7 +11,9 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/viz/viz"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AttentionHeads":      reflect.ValueOf(viz.AttentionHeads),
 		"AttentionMap":        reflect.ValueOf(viz.AttentionMap),
+		"AttentionMatrix":     reflect.ValueOf(viz.AttentionMatrix),
 		"Bytes":               reflect.ValueOf(viz.Bytes),
 		"CacheBudget":         reflect.ValueOf(viz.CacheBudget),
 		"CachingDifference":   reflect.ValueOf(viz.CachingDifference),

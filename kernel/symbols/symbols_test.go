@@ -34,7 +34,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	paths := pluginPaths(t)
 	absYaegi, _ := filepath.Abs(yaegi)
 	run(t, dir, absYaegi, append([]string{"extract"}, paths...)...)
-	run(t, ".", "go", "run", "../internal/gendocs", "-src", "symbols.go", "-o", filepath.Join(dir, "docs.go"))
+	run(t, ".", "go", append(gendocsArgs(t), "-o", filepath.Join(dir, "docs.go"))...)
 
 	generated, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	onDisk, _ := filepath.Glob("*.go")
@@ -78,6 +78,21 @@ func TestGeneratedFilesMarked(t *testing.T) {
 			t.Errorf("%s: first line %q, want a Code generated … DO NOT EDIT. header", f, first)
 		}
 	}
+}
+
+// gendocsArgs are the arguments of symbols.go's gendocs go:generate line, after "go".
+func gendocsArgs(t *testing.T) []string {
+	b, err := os.ReadFile("symbols.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "//go:generate go run ../internal/gendocs") {
+			return strings.Fields(line)[2:]
+		}
+	}
+	t.Fatal("symbols.go has no gendocs go:generate line")
+	return nil
 }
 
 func pluginPaths(t *testing.T) []string {

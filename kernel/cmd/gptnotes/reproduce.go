@@ -65,20 +65,21 @@ type reproducer struct {
 	sampleK  int       // the uncached loop is timed on every k-th step
 
 	// Built on first use and shared by later rows.
-	small       *gpt.Model           // GPT-2 small, random init (seed 1, scaled)
-	openai      *gpt.Model           // OpenAI's GPT-2 small, if found
-	openaiPath  string               // where it was found
-	openaiErr   error                // why it was not
-	openaiTried bool                 //
-	shipped     *gpt.Model           // the model shipped in testdata/, if found
-	shippedPath string               //
-	shippedErr  error                // why it was not
-	decoder     gpt.Decoder          // the trained model's tokenizer, when there is one
-	gpt2        *tokenizer.Tokenizer // GPT-2's own tokenizer, loaded with OpenAI's weights
-	logits      map[string][]float32 // OpenAI GPT-2's next-token logits by prompt
-	counts      []viz.PositionCount  // gpt.Positions, drawn by the positions figure
-	timings     []viz.DecodeTiming   // measured by the time-ratio row, drawn by the positions figure
-	forward1024 time.Duration        // one forward over 1,024 positions (the forward-1024 row)
+	small       *gpt.Model                        // GPT-2 small, random init (seed 1, scaled)
+	openai      *gpt.Model                        // OpenAI's GPT-2 small, if found
+	openaiPath  string                            // where it was found
+	openaiErr   error                             // why it was not
+	openaiTried bool                              //
+	shipped     *gpt.Model                        // the model shipped in testdata/, if found
+	shippedPath string                            //
+	shippedErr  error                             // why it was not
+	decoder     gpt.Decoder                       // the trained model's tokenizer, when there is one
+	encoder     interface{ Encode(string) []int } // the shipped model's tokenizer
+	gpt2        *tokenizer.Tokenizer              // GPT-2's own tokenizer, loaded with OpenAI's weights
+	logits      map[string][]float32              // OpenAI GPT-2's next-token logits by prompt
+	counts      []viz.PositionCount               // gpt.Positions, drawn by the positions figure
+	timings     []viz.DecodeTiming                // measured by the time-ratio row, drawn by the positions figure
+	forward1024 time.Duration                     // one forward over 1,024 positions (the forward-1024 row)
 }
 
 func runReproduce(args []string) error {
@@ -163,8 +164,12 @@ type rowReport struct {
 	elapsed time.Duration
 }
 
-// errNeedsWeights marks a row that cannot give a number without OpenAI's checkpoint.
-var errNeedsWeights = errors.New("needs OpenAI's GPT-2 weights")
+// errNeedsWeights marks a row that cannot give a number without OpenAI's checkpoint, and
+// errNeedsTrained one that needs a trained model, OpenAI's or the one shipped in testdata/.
+var (
+	errNeedsWeights = errors.New("needs OpenAI's GPT-2 weights")
+	errNeedsTrained = errors.New("needs a trained model: OpenAI's GPT-2 or the shipped testdata/ model")
+)
 
 func (r *reproducer) run(rows []studyRow) error {
 	start := time.Now()
@@ -183,7 +188,7 @@ func (r *reproducer) run(rows []studyRow) error {
 		}
 		el := time.Since(t0)
 		switch {
-		case errors.Is(err, errNeedsWeights):
+		case errors.Is(err, errNeedsWeights), errors.Is(err, errNeedsTrained):
 			fmt.Fprintf(r.progress, "%6.1fs  %v\n", el.Seconds(), err)
 		case err != nil:
 			failed++
@@ -224,6 +229,8 @@ func (r *reproducer) report(reports []rowReport, start time.Time, load string) s
 		switch {
 		case errors.Is(rep.err, errNeedsWeights):
 			ours = "needs OpenAI's GPT-2 weights (not found here)"
+		case errors.Is(rep.err, errNeedsTrained):
+			ours = rep.err.Error()
 		case rep.err != nil:
 			ours = "FAILED: " + rep.err.Error()
 		}

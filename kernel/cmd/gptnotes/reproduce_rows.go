@@ -86,6 +86,10 @@ func studyRows() []studyRow {
 			study: "repeats its own sentence", run: rowGreedyRepeats},
 		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
 			study: "temperature 0.8, top-k 200, no top-p"},
+		{name: "attention", section: secExtra, figure: "attention of one layer and head, and of every head of that layer (notebook figure, not a study row)",
+			study: "—", run: rowAttention},
+		{name: "sampling-figures", section: secExtra, figure: "next-token candidates and top-p/top-k against temperature on the model used (notebook figure)",
+			study: "—", kind: trainedModel, run: rowSamplingFigures},
 		{name: "loss-curve", section: secExtra, figure: "training loss curve (notebook figure, not a study row)",
 			study: "—", run: rowLossCurve},
 	}
@@ -806,7 +810,15 @@ func (r *reproducer) openAI() *gpt.Model {
 // model shipped in testdata/.
 func (r *reproducer) trained() (*gpt.Model, string, error) {
 	if m := r.openAI(); m != nil {
-		return m, "OpenAI GPT-2 small (" + r.openaiPath + ")", nil
+		if r.gpt2 == nil {
+			tok, err := tokenizer.GPT2()
+			if err != nil {
+				return nil, "", err
+			}
+			r.gpt2 = tok
+		}
+		r.decoder = r.gpt2
+		return m, r.openAIName(), nil
 	}
 	if r.shipped == nil && r.shippedErr == nil {
 		path, err := shippedModelPath()
@@ -816,10 +828,14 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 			r.shippedErr = err
 		} else {
 			r.shipped, r.shippedPath = m, path
+			// Its tokenizer is saved beside it: gopher.safetensors → gopher.tok.
+			if tok, err := tokenizer.Load(strings.TrimSuffix(path, filepath.Ext(path)) + ".tok"); err == nil && tok.VocabSize() == m.Config.VocabSize {
+				r.decoder, r.encoder = tok, tok
+			}
 		}
 	}
 	if r.shipped == nil {
-		return nil, "", fmt.Errorf("no trained model: OpenAI's GPT-2 not found and %v", r.shippedErr)
+		return nil, "", fmt.Errorf("%w: %v", errNeedsTrained, r.shippedErr)
 	}
 	return r.shipped, "shipped model " + r.shippedPath, nil
 }
@@ -844,9 +860,20 @@ func shippedModelPath() (string, error) {
 	}
 }
 
-// promptFor is the prompt the trained-model rows start from: 11 fixed token ids below the
-// model's vocabulary.
-func (r *reproducer) promptFor(m *gpt.Model) []int { return tokens(11, m.Config.VocabSize) }
+// goPrompt starts the trained-model rows on the shipped model, trained on Go source.
+const goPrompt = "func main() {\n\tfmt.Println("
+
+// promptFor is the prompt the trained-model rows start from: the study's capital prompt on
+// OpenAI's GPT-2, a line of Go on the shipped model, else 11 fixed token ids.
+func (r *reproducer) promptFor(m *gpt.Model) []int {
+	switch {
+	case m == r.openai && r.gpt2 != nil:
+		return r.gpt2.Encode(capitalPrompt)
+	case m == r.shipped && r.encoder != nil:
+		return r.encoder.Encode(goPrompt)
+	}
+	return tokens(11, m.Config.VocabSize)
+}
 
 // ---- Figures of the notebooks
 
@@ -904,4 +931,119 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 	return rowResult{ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
 		first.Loss, last.Loss, steps, last.ValLoss, math.Log(256)),
 		model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), figures: []string{"loss"}}, nil
+}
+
+// rowAttention traces 16 tokens through the trained model (or GPT-2 small at init when there
+// is none), once per query position, and draws layer L/2 head 0 and every head of that layer.
+func rowAttention(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		if m, err = r.smallModel(); err != nil {
+			return rowResult{}, err
+		}
+		name = smallRandom
+	}
+	ids := r.promptFor(m)
+	for len(ids) < 16 {
+		ids = append(ids, ids...)
+	}
+	ids = ids[:16]
+	var traces []*gpt.Trace
+	for q := range ids {
+		tr, err := m.Trace(ids, gpt.TraceOptions{Position: q})
+		if err != nil {
+			return rowResult{}, err
+		}
+		traces = append(traces, tr)
+	}
+	layer := m.Config.Layers / 2
+	w, err := viz.AttentionMatrix(traces, layer, 0)
+	if err != nil {
+		return rowResult{}, err
+	}
+	var labels []string
+	for _, id := range ids {
+		if r.decoder != nil {
+			labels = append(labels, r.decoder.Decode([]int{id}))
+		} else {
+			labels = append(labels, fmt.Sprint(id))
+		}
+	}
+	p, err := viz.AttentionMap(w, labels, layer, 0)
+	if err != nil {
+		return rowResult{}, err
+	}
+	if err := r.save(p, "attention"); err != nil {
+		return rowResult{}, err
+	}
+	heads, err := viz.AttentionHeads(traces[len(traces)-1], layer, r.decoder)
+	if err != nil {
+		return rowResult{}, err
+	}
+	if err := r.save(heads, "attention_heads"); err != nil {
+		return rowResult{}, err
+	}
+	// How sharp is that head: the mean over queries of the largest weight.
+	sharp := 0.0
+	for q := range ids {
+		best := float32(0)
+		for _, v := range w[q*len(ids) : q*len(ids)+q+1] {
+			best = max(best, v)
+		}
+		sharp += float64(best) / float64(len(ids))
+	}
+	return rowResult{ours: fmt.Sprintf("16 positions, layer %d head 0: mean largest weight %.2f", layer, sharp),
+		model: name, figures: []string{"attention", "attention_heads"}}, nil
+}
+
+// rowSamplingFigures draws the sampling figures on the trained model the run has: the study's
+// prompts on OpenAI's GPT-2, lines of Go on the shipped model.
+func rowSamplingFigures(r *reproducer) (rowResult, error) {
+	m, name, err := r.trained()
+	if err != nil {
+		return rowResult{}, err
+	}
+	prompts := []string{capitalPrompt, numpyPrompt}
+	var enc func(string) []int
+	switch {
+	case m == r.openai:
+		enc = r.gpt2.Encode
+	case r.encoder != nil:
+		prompts = []string{"func main() {\n\t", "import (\n\t\"", "for i := 0; i <"}
+		enc = r.encoder.Encode
+	default:
+		return rowResult{}, fmt.Errorf("the shipped model has no tokenizer beside it to encode prompts")
+	}
+	var sweeps []viz.TemperatureSweep
+	var parts []string
+	for i, prompt := range prompts {
+		l, err := m.NextLogits(enc(prompt))
+		if err != nil {
+			return rowResult{}, err
+		}
+		s, err := viz.SweepTemperature(prompt, l, 0.9, temperatures())
+		if err != nil {
+			return rowResult{}, err
+		}
+		sweeps = append(sweeps, s)
+		at1 := s.At(1)
+		parts = append(parts, fmt.Sprintf("%q: %d tokens hold 90%% at T=1, %.1f bits", prompt, s.NucleusSizes[at1], s.EntropyBits))
+		if i == 0 {
+			top, err := gpt.Ranked(l, 1, 10)
+			if err != nil {
+				return rowResult{}, err
+			}
+			if err := r.save(viz.TopTokens(top, r.decoder, fmt.Sprintf("next token after %q", prompt)), "next_token"); err != nil {
+				return rowResult{}, err
+			}
+		}
+	}
+	if err := r.save(viz.TopP(sweeps), "sampling"); err != nil {
+		return rowResult{}, err
+	}
+	if err := r.saveHTML(viz.SliderTemperature(sweeps), "sampling_slider"); err != nil {
+		return rowResult{}, err
+	}
+	return rowResult{ours: strings.Join(parts, "; "), model: name,
+		figures: []string{"next_token", "sampling"}, pages: []string{"sampling_slider"}}, nil
 }

@@ -2,9 +2,13 @@
 // every exported symbol of every plugin, extracted with go/doc, for the kernel's inspect_request.
 //
 // It finds the plugins itself, in the `yaegi extract` go:generate lines of symbols.go, so adding
-// a plugin stays one line. Run by `go generate` in kernel/symbols:
+// a plugin stays one line; -std adds standard library packages cells use most. Run by
+// `go generate` in kernel/symbols:
 //
-//	//go:generate go run ../internal/gendocs
+//	//go:generate go run ../internal/gendocs -std fmt,strings
+//
+// Methods are keyed "importpath.Type.Method", everything else "importpath.Name", and the package
+// doc "importpath".
 package main
 
 import (
@@ -31,11 +35,15 @@ func main() {
 	log.SetPrefix("gendocs: ")
 	src := flag.String("src", "symbols.go", "file whose go:generate lines name the plugins")
 	out := flag.String("o", "docs.go", "output file")
+	std := flag.String("std", "", "comma-separated standard library packages to document too")
 	flag.Parse()
 
 	paths, err := pluginPaths(*src)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *std != "" {
+		paths = append(paths, strings.Split(*std, ",")...)
 	}
 	docs := map[string]string{}
 	for _, path := range paths {

@@ -221,8 +221,18 @@ func (s *Session) describeSymbol(path, pkg, name string) string {
 	return ""
 }
 
-// describeMember describes field or method name of variable v.
+// describeMember describes field or method name of variable v: from the doc table when v's
+// type belongs to a documented package, else from reflection.
 func describeMember(v reflect.Value, name string) string {
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.PkgPath() != "" {
+		if d, ok := symbols.Docs[t.PkgPath()+"."+t.Name()+"."+name]; ok {
+			return d
+		}
+	}
 	if m, ok := v.Type().MethodByName(name); ok {
 		return "func (" + v.Type().String() + ") " + name + strings.TrimPrefix(m.Type.String(), "func")
 	}

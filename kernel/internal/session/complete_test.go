@@ -56,7 +56,8 @@ func TestInspect(t *testing.T) {
 	if _, _, err := exec(t, s, `import "strings"
 // area is the area of a w×h rectangle.
 func area(w, h float64) float64 { return w * h }
-ratio := 0.25`); err != nil {
+ratio := 0.25
+var b strings.Builder`); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -64,7 +65,9 @@ ratio := 0.25`); err != nil {
 		cursor int
 		want   []string
 	}{
-		{"strings.Repeat", 10, []string{"Repeat", "func", "string"}},
+		{"strings.Repeat", 10, []string{"func Repeat(s string, count int) string", "Repeat returns a new string"}},
+		{"b.Len()", 3, []string{"func (b *Builder) Len() int"}},
+		{"fmt", 1, []string{"package fmt"}},
 		{"area(1, 2)", 2, []string{"func area(w, h float64) float64", "area is the area"}},
 		{"ratio", 5, []string{"ratio float64 = 0.25"}},
 	} {

@@ -190,6 +190,7 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 		return false, err
 	}
 	c.rewrite()
+	pieces = c.pieces
 	for i := range pieces {
 		p := &pieces[i]
 		last := i == len(pieces)-1
