@@ -101,6 +101,10 @@ func TestResumeContinuesExactly(t *testing.T) {
 	if err := second.Resume(path); err != nil {
 		t.Fatal(err)
 	}
+	peek, steps, err := LoadTrainCheckpoint(path)
+	if err != nil || steps != 4 || !slicesEqual(peek.Params.Data, first.Model.Params.Data) {
+		t.Errorf("LoadTrainCheckpoint: %d steps, same weights %v, err %v", steps, err == nil && slicesEqual(peek.Params.Data, first.Model.Params.Data), err)
+	}
 	if second.StepsDone() != 4 || len(second.History) != 4 {
 		t.Fatalf("resumed at step %d with %d history entries, want 4", second.StepsDone(), len(second.History))
 	}

@@ -125,32 +125,17 @@ func (t *Trainer) Resume(path string) error {
 		return fmt.Errorf("gpt: resume %s: loader state: %w", path, err)
 	}
 	// Read everything into new buffers first, so that a bad file changes nothing.
-	p, err := NewParams(t.Model.Config)
+	p, err := readCheckpointParams(s, path, t.Model.Config)
 	if err != nil {
-		return err
+		return fmt.Errorf("gpt: resume %w", err)
 	}
 	n := len(p.Data)
 	mom, vel := make([]float32, n), make([]float32, n)
-	read := func(name string, shape []int, dst []float32) error {
-		e, ok := s.Lookup(name)
-		if !ok {
-			return fmt.Errorf("gpt: resume %s: tensor %s is missing", path, name)
-		}
-		if fmt.Sprint(e.Shape) != fmt.Sprint(shape) {
-			return fmt.Errorf("gpt: resume %s: tensor %s: shape %v, want %v", path, name, e.Shape, shape)
-		}
-		return s.ReadFloat32(e, dst)
+	if err := readTensor(s, path, "adamw.m", []int{n}, mom); err != nil {
+		return fmt.Errorf("gpt: resume %w", err)
 	}
-	for _, pt := range p.Tensors {
-		if err := read(pt.Name, pt.Shape, pt.Data); err != nil {
-			return err
-		}
-	}
-	if err := read("adamw.m", []int{n}, mom); err != nil {
-		return err
-	}
-	if err := read("adamw.v", []int{n}, vel); err != nil {
-		return err
+	if err := readTensor(s, path, "adamw.v", []int{n}, vel); err != nil {
+		return fmt.Errorf("gpt: resume %w", err)
 	}
 	if err := t.Train.Restore(loader); err != nil {
 		return fmt.Errorf("gpt: resume %s: %w", path, err)
@@ -169,4 +154,54 @@ func (t *Trainer) Resume(path string) error {
 		t.History = append(t.History, r)
 	}
 	return nil
+}
+
+// readTensor reads the tensor name of shape into dst; errors start with path.
+func readTensor(s *Safetensors, path, name string, shape []int, dst []float32) error {
+	e, ok := s.Lookup(name)
+	if !ok {
+		return fmt.Errorf("%s: tensor %s is missing", path, name)
+	}
+	if fmt.Sprint(e.Shape) != fmt.Sprint(shape) {
+		return fmt.Errorf("%s: tensor %s: shape %v, want %v", path, name, e.Shape, shape)
+	}
+	return s.ReadFloat32(e, dst)
+}
+
+// readCheckpointParams reads the model tensors of a training checkpoint into new Params.
+func readCheckpointParams(s *Safetensors, path string, cfg Config) (*Params, error) {
+	p, err := NewParams(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, pt := range p.Tensors {
+		if err := readTensor(s, path, pt.Name, pt.Shape, pt.Data); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// LoadTrainCheckpoint reads the model of a training checkpoint (SaveCheckpoint's file,
+// e.g. gopher.safetensors.ckpt while `gptnotes train` runs), to look at a run midway;
+// it returns the steps the checkpoint had taken too.
+func LoadTrainCheckpoint(path string) (*Model, int, error) {
+	s, err := OpenSafetensors(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer s.Close()
+	js, ok := s.Metadata[TrainStateKey]
+	if !ok {
+		return nil, 0, fmt.Errorf("gpt: load %s: not a training checkpoint (no %q in its metadata)", path, TrainStateKey)
+	}
+	var st trainState
+	if err := json.Unmarshal([]byte(js), &st); err != nil {
+		return nil, 0, fmt.Errorf("gpt: load %s: training state: %w", path, err)
+	}
+	p, err := readCheckpointParams(s, path, st.Config)
+	if err != nil {
+		return nil, 0, fmt.Errorf("gpt: load %w", err)
+	}
+	return &Model{Config: st.Config, Params: p, Precision: FP32}, st.Step, nil
 }

@@ -49,6 +49,7 @@ func PrecisionDivergence(c *gpt.PrecisionComparison, d gpt.Decoder) *plot.Plot {
 	} else {
 		p.Title.Text += " (tokens never split)"
 	}
+	roomForLegend(p, 3)
 	return p
 }
 
@@ -87,6 +88,11 @@ func CachingDifference(c *gpt.CachingComparison) *plot.Plot {
 		vline(p, float64(c.FirstDiverge), lo, hi, studyColor)
 		labels(p, []float64{float64(c.FirstDiverge)}, []float64{math.Sqrt(lo * hi)}, []string{fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)}, studyColor)
 	}
+	n := 5
+	if c.NarrowestStep > 0 {
+		n++
+	}
+	roomForLegend(p, n)
 	return p
 }
 

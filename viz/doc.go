@@ -9,14 +9,15 @@
 //
 // The figures, in the order of MEASUREMENTS.md:
 //
-//	residual.go    residual-stream norm by depth, scaled vs plain init
+//	residual.go    residual-stream norm by depth, scaled vs plain init (gpt.ResidualGrowth)
 //	positions.go   positions pushed through the stack, cached vs uncached, and the time ratio
-//	budget.go      KV-cache bytes × batch against the weights, Small…XL, fp32/bf16
+//	budget.go      KV-cache bytes × batch against the weights, Small…XL, fp32/bf16 (gpt.Budget)
 //	divergence.go  fp32 vs bf16 greedy divergence; cached vs uncached logit differences
+//	               (gpt.ComparePrecision, gpt.CompareCaching)
 //	nucleus.go     top-p set size vs temperature, top-k 40/200 mass, entropy in bits
-//	topn.go        the next-token distribution, top n candidates
-//	loss.go        the training loss curve
-//	attention.go   the attention weights of one layer and head
+//	topn.go        the next-token distribution, top n candidates (gpt.Ranked)
+//	loss.go        the training loss curve (a Trainer's History)
+//	attention.go   attention weights from gpt.Trace: one head's (T, T) map, every head of a layer
 //
 // and the interactive versions (slider.go): SliderPositions, SliderBudget, SliderTemperature.
 // Each is a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript
@@ -30,6 +31,15 @@
 //
 // Usage in a cell:
 //
-//	growth := gpt.ResidualGrowth(...)   // the model's measurement
-//	viz.ResidualNorms(growth)            // the figure
+//	var gs []gpt.Growth
+//	for _, L := range []int{12, 48} {
+//		cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: L, Heads: 12, Channels: 768}
+//		g, _ := gpt.ResidualGrowth(cfg, 1, true, 64) // the model's measurement
+//		gs = append(gs, g)
+//	}
+//	viz.ResidualNorms(gs) // the figure, as the cell's value
+//
+//	viz.SliderBudget(gpt.Budget(1, 1024), 16) // an interactive figure
+//
+// The whole set, measured on this machine: `gptnotes reproduce`.
 package viz

@@ -108,11 +108,11 @@ func (g *Grid) PNG() []byte {
 // String describes the grid for text/plain.
 func (g *Grid) String() string { return fmt.Sprintf("<grid %q: %d plots>", g.Title, len(g.Plots)) }
 
-// drawer is anything that draws itself on a canvas: a *plot.Plot or a *Grid.
-type drawer interface{ Draw(draw.Canvas) }
+// A Figure draws itself on a canvas: a *plot.Plot or a *Grid, what the figure functions return.
+type Figure interface{ Draw(draw.Canvas) }
 
 // encode renders d at w×h as "png" (96 dpi) or "svg".
-func encode(d drawer, w, h vg.Length, format string) ([]byte, error) {
+func encode(d Figure, w, h vg.Length, format string) ([]byte, error) {
 	var buf bytes.Buffer
 	switch format {
 	case "png":
@@ -132,9 +132,6 @@ func encode(d drawer, w, h vg.Length, format string) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-// Figure is what the figure functions return: a *plot.Plot or a *Grid.
-type Figure = drawer
 
 // Save writes a figure (a *plot.Plot or a *Grid) to path, as PNG or SVG by its extension; a
 // plot is drawn at the package's Width×Height.

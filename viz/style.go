@@ -198,3 +198,19 @@ func (t ticksAt) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// roomForLegend raises the top of a log-scale y axis so that a legend of n entries, drawn at
+// the top of the plot, sits above the data instead of over it (at the package's Height).
+func roomForLegend(p *plot.Plot, n int) {
+	lo, hi := p.Y.Min, p.Y.Max
+	if lo <= 0 || hi <= lo {
+		return
+	}
+	decades := math.Log10(hi / lo)
+	f := float64(n) * 13 / (Height.Points() - 90) // the legend's share of the data area
+	if f >= 0.8 {
+		f = 0.8
+	}
+	p.Y.Max = hi * math.Pow(10, f*decades/(1-f)+0.15)
+	p.Legend.Top = true
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"reflect"
 	"unicode/utf8"
 
 	"gonum.org/v1/plot"
@@ -112,9 +113,23 @@ func Render(v any) Bundle {
 	return b
 }
 
-// Plain formats v like %v, capped at MaxPlainText bytes.
+// Plain formats v like %v, capped at MaxPlainText bytes. A yaegi interface wrapper (an
+// interpreted value passed as, say, an HTMLer) prints as the value it wraps.
 func Plain(v any) string {
-	return capText(fmt.Sprintf("%v", v), MaxPlainText)
+	return capText(fmt.Sprintf("%v", unwrapInterpreted(v)), MaxPlainText)
+}
+
+// unwrapInterpreted returns the interpreted value inside a wrapper that `yaegi extract`
+// generates for an interface (a struct whose field IValue holds the value), else v.
+func unwrapInterpreted(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Struct || rv.NumField() == 0 {
+		return v
+	}
+	if f := rv.Type().Field(0); f.Name == "IValue" && f.Type.Kind() == reflect.Interface {
+		return rv.Field(0).Interface()
+	}
+	return v
 }
 
 // withPlain returns b with a text/plain entry, describing src when b has none.

@@ -124,3 +124,19 @@ func keys(m map[string]any) []string {
 	}
 	return k
 }
+
+// wrapper has the shape of the type `yaegi extract` generates so interpreted values can pass as
+// an interface: the value in IValue, the methods as func fields.
+type wrapper struct {
+	IValue any
+	WHTML  func() string
+}
+
+func (w wrapper) HTML() string { return w.WHTML() }
+
+func TestRenderInterpreterWrapper(t *testing.T) {
+	b := Render(wrapper{IValue: struct{ N int }{3}, WHTML: func() string { return "<b>3</b>" }})
+	if b.Data[MIMEHTML] != "<b>3</b>" || b.Data[MIMEPlain] != "{3}" {
+		t.Errorf("wrapper rendered as %v, want text/html <b>3</b> and text/plain {3}", b.Data)
+	}
+}

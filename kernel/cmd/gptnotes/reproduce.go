@@ -89,7 +89,7 @@ func runReproduce(args []string) error {
 			"found (see --weights). --only runs the named rows; `--only list` lists them.")
 	out := fs.String("out", "reproduce-out", "directory for report.md and the figures")
 	weights := fs.String("weights", "", "OpenAI's GPT-2 model.safetensors (default: search GPT2_WEIGHTS and the Hugging Face cache)")
-	sample := fs.Int("sample", 8, "time the uncached loop on every k-th step (its cost depends only on the context length)")
+	sample := fs.Int("sample", 16, "time the uncached loop on every k-th step (its cost depends only on the context length)")
 	var only []string
 	fs.Func("only", "run only these rows (comma-separated or repeated; `list` lists them)", func(s string) error {
 		for _, n := range strings.Split(s, ",") {

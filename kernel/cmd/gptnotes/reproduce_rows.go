@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -140,14 +141,14 @@ func rowInit(r *reproducer) (rowResult, error) {
 	if err != nil {
 		return rowResult{}, err
 	}
-	var matrix, resid []float32
+	var matrix, resid moments
 	var biasMax, lnOff float64
 	for _, t := range m.Params.Tensors {
 		switch {
 		case strings.HasSuffix(t.Name, "c_proj.weight"):
-			resid = append(resid, t.Data...)
+			resid.add(t.Data)
 		case len(t.Shape) == 2:
-			matrix = append(matrix, t.Data...)
+			matrix.add(t.Data)
 		case strings.Contains(t.Name, "ln_") && strings.HasSuffix(t.Name, ".weight"):
 			for _, v := range t.Data {
 				lnOff = math.Max(lnOff, math.Abs(float64(v)-1))
@@ -159,48 +160,82 @@ func rowInit(r *reproducer) (rowResult, error) {
 		}
 	}
 	return rowResult{ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
-		std(matrix), gpt.Commas(len(matrix)), std(resid), gpt.Commas(len(resid)), biasMax, lnOff), model: smallRandom}, nil
+		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff), model: smallRandom}, nil
+}
+
+// moments accumulates the count, sum and sum of squares of numbers.
+type moments struct {
+	n       int
+	sum, sq float64
+}
+
+func (m *moments) add(x []float32) {
+	for _, v := range x {
+		m.sum += float64(v)
+		m.sq += float64(v) * float64(v)
+	}
+	m.n += len(x)
+}
+
+func (m *moments) std() float64 {
+	n := float64(m.n)
+	return math.Sqrt(m.sq/n - (m.sum/n)*(m.sum/n))
 }
 
 func rowResidual(r *reproducer) (rowResult, error) {
-	// The vocabulary does not change the figure (ResidualGrowth's doc); 1,024 makes it quick.
-	var gs []gpt.Growth
-	var parts []string
-	for _, c := range []struct {
+	// 4 settings × 3 seeds, two at a time (each draws its weights on one core). The
+	// vocabulary does not change the figure (ResidualGrowth's doc); 1,024 makes it quick.
+	type job struct {
 		layers int
 		scaled bool
-	}{{12, true}, {48, true}, {12, false}, {48, false}} {
-		cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: c.layers, Heads: 12, Channels: 768}
-		mean := 0.0
+		seed   uint64
+	}
+	var jobs []job
+	for _, c := range []job{{12, true, 0}, {48, true, 0}, {12, false, 0}, {48, false, 0}} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			g, err := gpt.ResidualGrowth(cfg, seed, c.scaled, 64)
-			if err != nil {
-				return rowResult{}, err
+			jobs = append(jobs, job{c.layers, c.scaled, seed})
+		}
+	}
+	gs := make([]gpt.Growth, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: j.layers, Heads: 12, Channels: 768}
+				gs[i], errs[i] = gpt.ResidualGrowth(cfg, j.seed, j.scaled, 64)
 			}
-			gs = append(gs, g)
-			mean += g.Final() / 3
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var parts []string
+	for i := 0; i < len(jobs); i += 3 {
+		mean := 0.0
+		for k := i; k < i+3; k++ {
+			if errs[k] != nil {
+				return rowResult{}, errs[k]
+			}
+			mean += gs[k].Final() / 3
 		}
 		init := "plain"
-		if c.scaled {
+		if jobs[i].scaled {
 			init = "scaled"
 		}
-		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, c.layers, mean))
+		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, jobs[i].layers, mean))
 	}
 	if err := r.save(viz.ResidualNorms(gs), "residual"); err != nil {
 		return rowResult{}, err
 	}
 	return rowResult{ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
 		model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", figures: []string{"residual"}}, nil
-}
-
-func std(x []float32) float64 {
-	var s, s2 float64
-	for _, v := range x {
-		s += float64(v)
-		s2 += float64(v) * float64(v)
-	}
-	n := float64(len(x))
-	return math.Sqrt(s2/n - (s/n)*(s/n))
 }
 
 // ---- Training is one call

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gptnotes/gptnotes/gpt"
 )
 
 // The cheap rows of `gptnotes reproduce` (arithmetic, allocation, a tiny model): the run
@@ -120,4 +122,49 @@ func splitRow(line string) []string {
 		}
 	}
 	return append(cells, strings.TrimSpace(cur.String()))
+}
+
+// The rows about a trained model run on the model shipped in testdata/ when OpenAI's is not
+// found: here a random gpt.Tiny saved as testdata/tiny.safetensors stands in for it.
+func TestReproduceShippedModelRows(t *testing.T) {
+	work := t.TempDir()
+	t.Setenv("GPT2_WEIGHTS", filepath.Join(work, "no-such-model.safetensors"))
+	m, err := gpt.New(gpt.Tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Init(3, true)
+	if err := os.Mkdir(filepath.Join(work, "testdata"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := gpt.Save(filepath.Join(work, "testdata", "tiny.safetensors"), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	rows := []string{"cached-vs-uncached", "bf16", "batch", "repeatability", "attention"}
+	out := filepath.Join(work, "out")
+	if err := runReproduce([]string{"--out", out, "--only", strings.Join(rows, ",")}); err != nil {
+		t.Fatal(err)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := parseReportTable(t, string(report))
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows in the report, want %d", len(got), len(rows))
+	}
+	for _, row := range got {
+		if !regexp.MustCompile(`[0-9]`).MatchString(row[3]) || strings.HasPrefix(row[3], "FAILED") {
+			t.Errorf("%s: no number: %q", row[0], row[3])
+		}
+		if !strings.Contains(row[4], "shipped model") || !strings.Contains(row[4], "tiny.safetensors") {
+			t.Errorf("%s: model %q, want the shipped model", row[0], row[4])
+		}
+	}
+	for _, f := range []string{"caching.png", "precision.svg", "attention.png", "attention_heads.svg"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("figure %s: %v", f, err)
+		}
+	}
 }

@@ -1,0 +1,16 @@
+// Package kernel speaks the Jupyter messaging protocol (5.3) for gptnotes: the wire (five
+// ZeroMQ sockets over github.com/go-zeromq/zmq4, framing, HMAC-SHA256 signatures) and the
+// dispatch (routing by message type, busy → outputs → reply → idle, execution counter,
+// history, comms). Running cells is the Engine's job — kernel/internal/session — and turning
+// values into MIME bundles is package display's.
+//
+// Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
+// sockets); dispatch.go, execute.go, control.go, history.go (the dispatch); engine.go (what
+// the session provides).
+//
+// Usage, as cmd/gptnotes runs it:
+//
+//	conn, err := kernel.ReadConnectionFile(path)
+//	k := kernel.New(conn, engine, logWriter)
+//	err = k.Run(ctx) // until a shutdown_request; k.Interrupt() on SIGINT
+package kernel
