@@ -44,6 +44,7 @@ func init() {
 		"Layout":              reflect.ValueOf(gpt.Layout),
 		"Load":                reflect.ValueOf(gpt.Load),
 		"LoadHF":              reflect.ValueOf(gpt.LoadHF),
+		"LoadTrainCheckpoint": reflect.ValueOf(gpt.LoadTrainCheckpoint),
 		"MB":                  reflect.ValueOf(gpt.MB),
 		"MaxHeaderBytes":      reflect.ValueOf(constant.MakeFromLiteral("100000000", token.INT, 0)),
 		"Medium":              reflect.ValueOf(&gpt.Medium).Elem(),
