@@ -16,7 +16,7 @@ import (
 // input); use EncodeWithSpecial to let it through as special tokens.
 // Invalid UTF-8 is encoded byte by byte and decodes back to the same bytes.
 func (t *Tokenizer) Encode(text string) []int {
-	return t.appendOrdinary(make([]int, 0, len(text)/4+1), text)
+	return t.appendOrdinary(make([]int, 0, len(text)/3+1), text) // Go source: ~3.5 bytes a token
 }
 
 // EncodeWithSpecial is Encode, except that occurrences of the special tokens
