@@ -84,6 +84,9 @@ func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
 	for i, s := range list {
 		list[i] = c.stmt(s)
 	}
+	if c.inFunc == 0 {
+		return c.liveChecks(list)
+	}
 	return list
 }
 
@@ -100,11 +103,13 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		}
 	case *ast.ForStmt:
 		s.Body.List = c.stmts(s.Body.List)
+		c.liveLoop(s.Body)
 		if c.loopVarFor(s) {
 			return c.inFuncLit(s)
 		}
 	case *ast.RangeStmt:
 		s.Body.List = c.stmts(s.Body.List)
+		c.liveLoop(s.Body)
 		copied := c.loopVarRange(s)
 		var out ast.Stmt = s
 		if f := c.rangeInt(s); f != nil {
@@ -142,6 +147,43 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		return c.goStmt(s)
 	}
 	return s
+}
+
+// --- interrupted cells stay stopped -----------------------------------------------------------
+
+// A cell's top-level statements run in yaegi's global frame. An interrupt stops them, but the
+// next cell resets that frame's run id, so an interrupted cell still blocked in a compiled call
+// (time.Sleep) would resume afterwards, in a loop forever. __gptnotes.Live(cell) ends the
+// goroutine of a cell that is no longer the running one: the kernel puts it between the
+// statements of every block outside functions, and at the top of those loops' bodies. Code
+// inside functions has frames of its own, which the interrupt stops for good.
+
+func (c *cellCtx) live(pos token.Pos) ast.Stmt {
+	sel := &ast.SelectorExpr{X: &ast.Ident{Name: "__gptnotes", NamePos: pos}, Sel: &ast.Ident{Name: "Live", NamePos: pos}}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: sel, Lparen: pos, Rparen: pos,
+		Args: []ast.Expr{&ast.BasicLit{Kind: token.INT, Value: strconv.Itoa(c.id), ValuePos: pos}}}}
+}
+
+// liveChecks puts a Live check after every statement of a block but the last.
+func (c *cellCtx) liveChecks(list []ast.Stmt) []ast.Stmt {
+	if len(list) < 2 {
+		return list
+	}
+	out := make([]ast.Stmt, 0, 2*len(list))
+	for i, s := range list {
+		out = append(out, s)
+		if i < len(list)-1 {
+			out = append(out, c.live(s.End()))
+		}
+	}
+	return out
+}
+
+// liveLoop starts a top-level loop's body with a Live check.
+func (c *cellCtx) liveLoop(body *ast.BlockStmt) {
+	if c.inFunc == 0 {
+		body.List = append([]ast.Stmt{c.live(body.Lbrace)}, body.List...)
+	}
 }
 
 // funcLits rewrites the bodies of function literals in s's own expressions (nested statements
