@@ -63,3 +63,14 @@ func BenchmarkDecodeStepSmall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSoftmax is one attention row of 1,024 keys: max, exponentials, normalisation.
+func BenchmarkSoftmax(b *testing.B) {
+	x := make([]float32, 1024)
+	for i := 0; i < b.N; i++ {
+		for j := range x {
+			x[j] = -float32(j%200) * 0.1
+		}
+		softmaxCausal(x, len(x))
+	}
+}

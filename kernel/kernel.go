@@ -170,7 +170,7 @@ func (k *Kernel) send(s *socket, m *Message) {
 		return
 	}
 	s.mu.Lock()
-	err = s.Send(zmq4.NewMsgFrom(frames...))
+	err = s.SendMulti(zmq4.NewMsgFrom(frames...)) // all frames in one writev where zmq4 can
 	s.mu.Unlock()
 	if err != nil {
 		k.log.Printf("%s: send %s: %v", s.name, m.Header.MsgType, err)

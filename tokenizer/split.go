@@ -111,6 +111,13 @@ func nextChunk(s string, i int) int {
 	if cls != classSpace {
 		j += n
 		for j < len(s) {
+			if c := s[j]; c < utf8.RuneSelf { // ASCII, the common case, without a call
+				if asciiClass[c] != cls {
+					break
+				}
+				j++
+				continue
+			}
 			c, n := classAt(s, j)
 			if c != cls {
 				break

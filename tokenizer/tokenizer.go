@@ -23,16 +23,16 @@ type MergeRule struct {
 // Every id in [0, VocabSize()) is exactly one of: a one-byte token, the result
 // of one merge rule, or a special token.
 type Tokenizer struct {
-	split   string           // SplitGPT2 or SplitNone
-	byteID  [256]int32       // byte value → id of its one-byte token
-	merges  []MergeRule      // (number of merges) in rank order
-	vocab   [][]byte         // (V) id → the bytes the token stands for
-	special map[string]int   // special token text → id, e.g. "<|endoftext|>" → 50256
-	isSpec  []bool           // (V) id → whether it is a special token
-	pairs   pairTable        // (Left, Right) → rank, for the merge loop
-	whole   wholeTable       // chunk text → id, for every token the merges rebuild whole
-	endID   int              // id of <|endoftext|>, or -1
-	cache   *chunkCache      // recent chunks the merge loop encoded
+	split   string         // SplitGPT2 or SplitNone
+	byteID  [256]int32     // byte value → id of its one-byte token
+	merges  []MergeRule    // (number of merges) in rank order
+	vocab   [][]byte       // (V) id → the bytes the token stands for
+	special map[string]int // special token text → id, e.g. "<|endoftext|>" → 50256
+	isSpec  []bool         // (V) id → whether it is a special token
+	pairs   pairTable      // (Left, Right) → rank, for the merge loop
+	whole   wholeTable     // chunk text → id, for every token the merges rebuild whole
+	endID   int            // id of <|endoftext|>, or -1
+	cache   *chunkCache    // recent chunks the merge loop encoded
 }
 
 // EndOfText is GPT-2's end-of-text special token; EndTokenID returns its id.
