@@ -198,7 +198,7 @@ func rowResidual(r *reproducer) (rowResult, error) {
 	}
 	gs := make([]gpt.Growth, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
+	next, done := make(chan int), make(chan int, len(jobs))
 	var wg sync.WaitGroup
 	for w := 0; w < 2; w++ {
 		wg.Add(1)
@@ -208,13 +208,20 @@ func rowResidual(r *reproducer) (rowResult, error) {
 				j := jobs[i]
 				cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: j.layers, Heads: 12, Channels: 768}
 				gs[i], errs[i] = gpt.ResidualGrowth(cfg, j.seed, j.scaled, 64)
+				done <- i
 			}
 		}()
 	}
-	for i := range jobs {
-		next <- i
+	go func() {
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+	}()
+	for n := 1; n <= len(jobs); n++ {
+		j := jobs[<-done]
+		r.note("residual: %d of %d runs done (last: %d blocks, scaled %v, seed %d)", n, len(jobs), j.layers, j.scaled, j.seed)
 	}
-	close(next)
 	wg.Wait()
 	var parts []string
 	for i := 0; i < len(jobs); i += 3 {
@@ -384,6 +391,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 		}
 		sum += st.Time
 		cached = append(cached, sum)
+		r.note("time-ratio: cached loop, %d of %d tokens", i+1, last)
 	}
 	// Uncached: step i forwards the whole context of 11+i tokens, whatever the tokens are,
 	// so its time depends on i only. Time every k-th step and count it k times.
@@ -397,6 +405,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 			return rowResult{}, err
 		}
 		d := time.Since(t0)
+		r.note("time-ratio: uncached loop, step %d of %d (%d positions: %.2f s)", i+1, last, 11+i, d.Seconds())
 		for j := i; j < min(i+k, last); j++ {
 			sum += d
 			uncached[j] = sum
@@ -464,8 +473,11 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	t0 := time.Now()
-	if _, err := g.Steps(1023); err != nil {
-		return rowResult{}, err
+	for i := 0; i < 1023; i++ {
+		if _, err := g.Step(); err != nil {
+			return rowResult{}, err
+		}
+		r.note("decode-1023: %d of 1,023 tokens", i+1)
 	}
 	d := time.Since(t0)
 	fwd, err := r.forwardTime()
@@ -951,6 +963,7 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 		if err != nil {
 			return rowResult{}, err
 		}
+		r.note("loss-curve: step %d of %d, loss %.2f", res.Step, steps, res.Loss)
 		if res.Step%50 == 0 {
 			v, err := t.Evaluate()
 			if err != nil {
