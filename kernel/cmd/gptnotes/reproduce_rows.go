@@ -292,7 +292,8 @@ func rowForward1024(r *reproducer) (rowResult, error) {
 	if err != nil {
 		return rowResult{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: smallRandom}, nil
+	_, name, _ := r.timingModel()
+	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
 }
 
 // forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
@@ -301,7 +302,7 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
 	}
-	m, err := r.smallModel()
+	m, _, err := r.timingModel()
 	if err != nil {
 		return 0, err
 	}
@@ -368,7 +369,7 @@ func everyN(step, last int) []int {
 }
 
 func rowTimeRatio(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -431,7 +432,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	if k > 1 {
 		sampled = fmt.Sprintf("uncached timed on every %d-th step", k)
 	}
-	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: smallRandom, figures: []string{"positions"}}, nil
+	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: name, figures: []string{"positions"}}, nil
 }
 
 func rowKVCache(r *reproducer) (rowResult, error) {
@@ -464,7 +465,7 @@ func rowKVCache(r *reproducer) (rowResult, error) {
 }
 
 func rowDecode1023(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -485,7 +486,7 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	return rowResult{ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
-		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: smallRandom}, nil
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: name}, nil
 }
 
 func rowCrop(r *reproducer) (rowResult, error) {
@@ -885,6 +886,16 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 		return nil, "", fmt.Errorf("%w: %v", errNeedsTrained, r.shippedErr)
 	}
 	return r.shipped, "shipped model " + r.shippedPath, nil
+}
+
+// timingModel is the model the timing rows run: OpenAI's GPT-2 small when found, else GPT-2
+// small at init (the time of a forward does not depend on the weights).
+func (r *reproducer) timingModel() (*gpt.Model, string, error) {
+	if m := r.openAI(); m != nil {
+		return m, r.openAIName(), nil
+	}
+	m, err := r.smallModel()
+	return m, smallRandom, err
 }
 
 // shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
