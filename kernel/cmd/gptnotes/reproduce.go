@@ -220,9 +220,9 @@ func (r *reproducer) run(rows []studyRow) error {
 func (r *reproducer) report(reports []rowReport, start time.Time, load string) string {
 	var b strings.Builder
 	b.WriteString("# gptnotes reproduce\n\n")
-	fmt.Fprintf(&b, "Run %s, %.0f s; %s/%s, %d CPUs, load average at start %s; %s; matrix products: %s.\n\n",
+	fmt.Fprintf(&b, "Run %s, %.0f s; %s/%s, %d CPUs, load average %s at the start and %s at the end (timings share the CPUs with that load); %s; matrix products: %s.\n\n",
 		start.UTC().Format("2006-01-02 15:04 UTC"), time.Since(start).Seconds(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), load, runtime.Version(), gpt.BLAS)
+		runtime.NumCPU(), load, loadAverage(), runtime.Version(), gpt.BLAS)
 	if r.openaiTried {
 		if r.openai != nil {
 			fmt.Fprintf(&b, "OpenAI's GPT-2: %s.\n\n", r.openaiPath)
