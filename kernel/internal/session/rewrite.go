@@ -75,6 +75,11 @@ func (c *cellCtx) rewritePiece(p *piece) {
 		root = p.file
 	case stmtPiece:
 		p.body.List = c.stmts(p.body.List)
+		for i, st := range p.body.List {
+			if isCompound(st) && definesTuple(st) {
+				p.body.List[i] = c.inFuncLit(st)
+			}
+		}
 		root = p.body
 	}
 	replaceExprs(root, c.expr)
@@ -352,6 +357,46 @@ func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
 		Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
 		Body: &ast.BlockStmt{List: []ast.Stmt{s}},
 	}}}
+}
+
+// --- tuple definitions in global blocks ------------------------------------------------------
+
+// yaegi v0.16.1 loses a variable defined from a multi-value expression (`t, err := f()`,
+// `v, ok := m[k]`, `var a, b = f()`) inside a block of the global scope: the next use says
+// "undefined: t". In a function frame it works, so a top-level loop, if, switch or block that
+// holds such a definition is wrapped in func() { … }() as a whole (as a whole, so that break and
+// continue keep their loop). Its variables are local to it anyway.
+
+// isCompound reports whether s is a statement with blocks of its own.
+func isCompound(s ast.Stmt) bool {
+	switch s.(type) {
+	case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
+		*ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
+		return true
+	}
+	return false
+}
+
+// definesTuple reports whether s defines variables from one multi-value expression anywhere
+// outside the function literals it contains.
+func definesTuple(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE && len(n.Lhs) > 1 && len(n.Rhs) == 1 {
+				found = true
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) > 1 && len(n.Values) == 1 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // loopVarRange gives each iteration its own copies of the range variables when the body can
