@@ -797,8 +797,8 @@ func rowGreedyRepeats(r *reproducer) (rowResult, error) {
 	if at < 0 {
 		return rowResult{ours: "no span of 8 tokens repeats in 200 greedy tokens", model: r.openAIName()}, nil
 	}
-	return rowResult{ours: fmt.Sprintf("from token %d it repeats a span first generated %d tokens earlier: %q",
-		at, span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
+	return rowResult{ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
+		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
 }
 
 // firstRepeat finds the first position at whose n tokens occurred before, and how far back;

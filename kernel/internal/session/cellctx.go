@@ -297,7 +297,6 @@ type rewriteState struct {
 	rangeUnknownAsInt bool                 // second attempt: ranges over unknown kinds are ints
 	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt
 	inFunc            int                  // >0 while rewriting inside a function body
-	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
 }
 
 // recordVarTypes remembers the cell-declared type of globals (x := T{…}, x := T(…),

@@ -74,12 +74,7 @@ func (c *cellCtx) rewritePiece(p *piece) {
 		}
 		root = p.file
 	case stmtPiece:
-		p.body.List = c.stmts(p.body.List)
-		for i, st := range p.body.List {
-			if isCompound(st) && definesTuple(st) {
-				p.body.List[i] = c.inFuncLit(st)
-			}
-		}
+		p.body.List = c.topStmts(p.body.List)
 		root = p.body
 	}
 	replaceExprs(root, c.expr)
@@ -89,10 +84,39 @@ func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
 	for i, s := range list {
 		list[i] = c.stmt(s)
 	}
-	if c.inFunc == 0 {
-		return c.liveChecks(list)
-	}
 	return list
+}
+
+// topStmts rewrites a cell's top-level statements. Compound ones (for, if, switch, select, {…})
+// run inside func() { … }(): yaegi v0.16.1 mishandles blocks in its global frame (`a, b := f()`
+// in a nested block is "undefined", closures capturing a loop's variables share one slot, an
+// interrupted loop resumes after the next cell), and a function literal gives them a frame of
+// their own. They declare nothing the rest of the cell sees, so nothing changes for the cell.
+func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
+	for i, s := range list {
+		if !isCompound(s) {
+			list[i] = c.stmt(s)
+			continue
+		}
+		c.inFunc++
+		s = c.stmt(s)
+		c.inFunc--
+		list[i] = &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+			Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
+			Body: &ast.BlockStmt{Lbrace: s.Pos(), List: []ast.Stmt{s}, Rbrace: s.End()},
+		}, Lparen: s.End(), Rparen: s.End()}}
+	}
+	return c.liveChecks(list)
+}
+
+func isCompound(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
+		return true
+	case *ast.LabeledStmt:
+		return isCompound(s.Stmt)
+	}
+	return false
 }
 
 // stmt rewrites one statement and the statements nested in it.
@@ -108,22 +132,13 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		}
 	case *ast.ForStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		c.liveLoop(s.Body)
-		if c.loopVarFor(s) {
-			return c.inFuncLit(s)
-		}
+		c.loopVarFor(s)
 	case *ast.RangeStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		c.liveLoop(s.Body)
-		copied := c.loopVarRange(s)
-		var out ast.Stmt = s
+		c.loopVarRange(s)
 		if f := c.rangeInt(s); f != nil {
-			out = f
+			return f
 		}
-		if copied {
-			return c.inFuncLit(out)
-		}
-		return out
 	case *ast.SwitchStmt:
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
@@ -140,14 +155,7 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 			cc.(*ast.CommClause).Body = c.stmts(cc.(*ast.CommClause).Body)
 		}
 	case *ast.LabeledStmt:
-		c.inFunc++ // a labeled loop is wrapped as a whole, label included
-		inner := c.stmt(s.Stmt)
-		c.inFunc--
-		if c.copied[s.Stmt] {
-			s.Stmt = inner
-			return c.inFuncLit(s)
-		}
-		s.Stmt = inner
+		s.Stmt = c.stmt(s.Stmt)
 	case *ast.GoStmt:
 		return c.goStmt(s)
 	}
@@ -158,10 +166,9 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 
 // A cell's top-level statements run in yaegi's global frame. An interrupt stops them, but the
 // next cell resets that frame's run id, so an interrupted cell still blocked in a compiled call
-// (time.Sleep) would resume afterwards, in a loop forever. __gptnotes.Live(cell) ends the
-// goroutine of a cell that is no longer the running one: the kernel puts it between the
-// statements of every block outside functions, and at the top of those loops' bodies. Code
-// inside functions has frames of its own, which the interrupt stops for good.
+// (time.Sleep) would run its next statements afterwards. __gptnotes.Live(cell), between
+// top-level statements, ends the goroutine of a cell that is no longer the running one.
+// Compound statements run in function frames (topStmts), which the interrupt stops for good.
 
 func (c *cellCtx) live(pos token.Pos) ast.Stmt {
 	sel := &ast.SelectorExpr{X: &ast.Ident{Name: "__gptnotes", NamePos: pos}, Sel: &ast.Ident{Name: "Live", NamePos: pos}}
@@ -169,7 +176,7 @@ func (c *cellCtx) live(pos token.Pos) ast.Stmt {
 		Args: []ast.Expr{&ast.BasicLit{Kind: token.INT, Value: strconv.Itoa(c.id), ValuePos: pos}}}}
 }
 
-// liveChecks puts a Live check after every statement of a block but the last.
+// liveChecks puts a Live check after every top-level statement but the last.
 func (c *cellCtx) liveChecks(list []ast.Stmt) []ast.Stmt {
 	if len(list) < 2 {
 		return list
@@ -182,13 +189,6 @@ func (c *cellCtx) liveChecks(list []ast.Stmt) []ast.Stmt {
 		}
 	}
 	return out
-}
-
-// liveLoop starts a top-level loop's body with a Live check.
-func (c *cellCtx) liveLoop(body *ast.BlockStmt) {
-	if c.inFunc == 0 {
-		body.List = append([]ast.Stmt{c.live(body.Lbrace)}, body.List...)
-	}
 }
 
 // funcLits rewrites the bodies of function literals in s's own expressions (nested statements
@@ -345,78 +345,13 @@ func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
 
 // --- per-iteration loop variables ----------------------------------------------------------
 
-// inFuncLit wraps a statement in func() { … }() when it runs in the global scope, for the
-// statements yaegi v0.16.1 mishandles there: loops whose closures capture block variables (it
-// mixes up their frame slots). The function literal gives them a frame of their own; they
-// declare nothing the cell sees afterwards.
-func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
-	if c.inFunc > 0 {
-		return s
-	}
-	return &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
-		Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
-		Body: &ast.BlockStmt{List: []ast.Stmt{s}},
-	}}}
-}
-
-// --- tuple definitions in global blocks ------------------------------------------------------
-
-// yaegi v0.16.1 loses a variable defined from a multi-value expression (`t, err := f()`,
-// `v, ok := m[k]`, `var a, b = f()`) inside a block of the global scope: the next use says
-// "undefined: t". In a function frame it works, so a top-level loop, if, switch or block that
-// holds such a definition is wrapped in func() { … }() as a whole (as a whole, so that break and
-// continue keep their loop). Its variables are local to it anyway.
-
-// isCompound reports whether s is a statement with blocks of its own.
-func isCompound(s ast.Stmt) bool {
-	switch s.(type) {
-	case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
-		*ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
-		return true
-	}
-	return false
-}
-
-// definesTuple reports whether s defines variables from one multi-value expression anywhere
-// outside the function literals it contains.
-func definesTuple(s ast.Stmt) bool {
-	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE && len(n.Lhs) > 1 && len(n.Rhs) == 1 {
-				found = true
-			}
-		case *ast.ValueSpec:
-			if len(n.Names) > 1 && len(n.Values) == 1 {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // loopVarRange gives each iteration its own copies of the range variables when the body can
 // keep a reference to them. It reports whether it did.
 func (c *cellCtx) loopVarRange(s *ast.RangeStmt) bool {
 	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
 		return false
 	}
-	if !c.copyLoopVars(s.Body, s.Key, s.Value) {
-		return false
-	}
-	c.markCopied(s)
-	return true
-}
-
-func (c *cellCtx) markCopied(s ast.Stmt) {
-	if c.copied == nil {
-		c.copied = map[ast.Stmt]bool{}
-	}
-	c.copied[s] = true
+	return c.copyLoopVars(s.Body, s.Key, s.Value)
 }
 
 // loopVarFor does the same for a three-clause loop. A body that assigns the variable itself is
@@ -431,11 +366,7 @@ func (c *cellCtx) loopVarFor(s *ast.ForStmt) bool {
 			return false
 		}
 	}
-	if !c.copyLoopVars(s.Body, init.Lhs...) {
-		return false
-	}
-	c.markCopied(s)
-	return true
+	return c.copyLoopVars(s.Body, init.Lhs...)
 }
 
 // copyLoopVars renames the loop variables inside body to fresh names declared, at the top of the
