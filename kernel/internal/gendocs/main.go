@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/format"
 	"go/parser"
@@ -88,8 +89,12 @@ func extract(path string, docs map[string]string) error {
 		return fmt.Errorf("go list %s: %w", path, err)
 	}
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, strings.TrimSpace(string(dir)), func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
+	pkgDir := strings.TrimSpace(string(dir))
+	pkgs, err := parser.ParseDir(fset, pkgDir, func(fi os.FileInfo) bool {
+		// Only this platform's files: with file_windows.go and file_posix.go both parsed, which
+		// doc wins depends on map order, and regenerating would not be reproducible.
+		match, _ := build.Default.MatchFile(pkgDir, fi.Name())
+		return match && !strings.HasSuffix(fi.Name(), "_test.go")
 	}, parser.ParseComments)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
