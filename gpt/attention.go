@@ -118,19 +118,37 @@ func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, 
 func softmaxCausal(row []float32, n int) {
 	mx := float32(math.Inf(-1))
 	for _, x := range row[:n] {
-		mx = max(mx, x)
+		if x > mx {
+			mx = x
+		}
 	}
-	var sum float32
-	for j, x := range row[:n] {
-		e := exp32(x - mx)
-		row[j] = e
-		sum += e
-	}
-	inv := 1 / sum
+	inv := 1 / expSum(row[:n], mx)
 	for j := range row[:n] {
 		row[j] *= inv
 	}
 	clear(row[n:])
+}
+
+// expLo and expHi bound the argument of expSum (the bits of exp_amd64.s): e^expLo is about
+// the smallest normal float32 and e^expHi about the largest.
+var expLo, expHi = math.Float32frombits(0xc2aeac50), math.Float32frombits(0x42b0c0a5)
+
+// expSumGo is expSum one element at a time: exp32 written into the loop (a call per
+// element costs as much as the polynomial), with the input clamped as the AVX2 kernel does.
+func expSumGo(x []float32, shift float32) float32 {
+	var sum float32
+	for j, v := range x {
+		v = min(max(v-shift, expLo), expHi)
+		fx := float32(math.Floor(float64(v*1.44269504088896341 + 0.5)))
+		v -= fx * 0.693359375
+		v -= fx * -2.12194440e-4
+		z := v * v
+		y := ((((1.9875691500e-4*v+1.3981999507e-3)*v+8.3334519073e-3)*v+4.1665795894e-2)*v+1.6666665459e-1)*v + 5.0000001201e-1
+		e := (y*z + v + 1) * math.Float32frombits(uint32(int32(fx)+127)<<23)
+		x[j] = e
+		sum += e
+	}
+	return sum
 }
 
 // attentionNaive is the reference for attentionForward, llm.c's loops in float64,

@@ -2,6 +2,9 @@ package gpt
 
 import (
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +48,24 @@ func BenchmarkForwardSmall1024(b *testing.B) {
 		}
 	}
 	b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if mib := peakRSSMiB(); mib > 0 {
+		b.ReportMetric(mib, "peak-RSS-MiB")
+	}
+}
+
+// peakRSSMiB is the process's peak resident set (VmHWM in /proc/self/status, Linux), or 0.
+func peakRSSMiB() float64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // BenchmarkDecodeStepSmall is one cached decode step of GPT-2 small after a 512-token prompt.
@@ -61,5 +82,16 @@ func BenchmarkDecodeStepSmall(b *testing.B) {
 		if _, err := m.ForwardCached(c, ids[512:]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSoftmax is one attention row of 1,024 keys: max, exponentials, normalisation.
+func BenchmarkSoftmax(b *testing.B) {
+	x := make([]float32, 1024)
+	for i := 0; i < b.N; i++ {
+		for j := range x {
+			x[j] = -float32(j%200) * 0.1
+		}
+		softmaxCausal(x, len(x))
 	}
 }

@@ -14,7 +14,9 @@ func TestCompareCaching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.FirstDiverge != 0 || c.MaxDiff > 1e-4 || c.MaxDiffShifted > c.MaxDiff || c.MaxGapChange > 2e-4 {
+	// Removing the mean shift can raise one row's largest difference (d = [a, -a, -a] has
+	// mean -a/3, so a becomes 4a/3), but never past twice the unshifted one.
+	if c.FirstDiverge != 0 || c.MaxDiff > 1e-4 || c.MaxDiffShifted > 2*c.MaxDiff || c.MaxGapChange > 2e-4 {
 		t.Errorf("%v", c)
 	}
 	if len(c.Steps) != 2*cropCfg.BlockSize || c.CachedPositions >= c.UncachedPositions {

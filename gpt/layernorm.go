@@ -15,8 +15,17 @@ const lnEps = 1e-5
 //	mean, rstd (N)      saved for the backward pass; nil when not training
 //	inp        (N, C)
 //	weight, bias (C)
+//
+// Rows are independent and split over the cores.
 func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
-	for n := 0; n < N; n++ {
+	parallelChunks(N, 64, func(lo, hi int) {
+		layernormRows(out, mean, rstd, inp, weight, bias, lo, hi, C)
+	})
+}
+
+// layernormRows is layernormForward on rows lo…hi-1.
+func layernormRows(out, mean, rstd, inp, weight, bias []float32, lo, hi, C int) {
+	for n := lo; n < hi; n++ {
 		x := inp[n*C : (n+1)*C]
 		var m float64
 		for _, v := range x {
@@ -43,9 +52,11 @@ func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
 
 // residualForward adds two streams: out = inp1 + inp2, all (N).
 func residualForward(out, inp1, inp2 []float32, N int) {
-	for i := 0; i < N; i++ {
-		out[i] = inp1[i] + inp2[i]
-	}
+	parallelChunks(N, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = inp1[i] + inp2[i]
+		}
+	})
 }
 
 // layernormBackward is the gradient of layernormForward (llm.c's layernorm_backward).

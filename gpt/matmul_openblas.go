@@ -2,15 +2,11 @@
 
 package gpt
 
-/*
-#cgo LDFLAGS: -lopenblas
-void openblas_set_num_threads(int num_threads);
-*/
-import "C"
-
 import (
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/netlib/blas/netlib"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/openblas"
 )
 
 // With the openblas build tag, every blas32 call goes to OpenBLAS (cgo). OpenBLAS runs
@@ -18,7 +14,7 @@ import (
 // OpenBLAS's threads never compete with the goroutines of the attention kernel.
 func init() {
 	blas32.Use(netlib.Implementation{})
-	C.openblas_set_num_threads(1)
+	openblas.SetThreads(1)
 }
 
 // gemmRows splits a gemm over the rows [0, N) of its output, one chunk per core.
@@ -29,3 +25,6 @@ const BLAS = "OpenBLAS (cgo)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = true
+
+// splitGemm: OpenBLAS runs single-threaded here, so the model splits its products.
+const splitGemm = true

@@ -87,8 +87,8 @@ func naiveForward(m *Model, ids []int) []float32 {
 
 func TestKernelsMatchNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, N := range []int{1, 3, 70} {
-		C, OC := 48, 80
+	for _, N := range []int{1, 3, 70, 130} {
+		C, OC := 48, 200
 		inp, w, bias := randomSlice(rng, N*C, 1), randomSlice(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
 		got, want := make([]float32, N*OC), make([]float32, N*OC)
 		matmulForward(got, inp, w, bias, N, C, OC)
@@ -347,4 +347,40 @@ func TestForwardSmall92(t *testing.T) {
 	if math.Abs(float64(out.Loss)-ln) > 0.15 {
 		t.Errorf("loss %.4f, want ≈ ln 50257 = %.4f", out.Loss, ln)
 	}
+}
+
+// The vector exponential (AVX2 where the CPU has it) against the scalar loop and math.Exp.
+func TestExpSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []int{0, 1, 7, 8, 9, 100, 1027} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.Float64()*170 - 110)
+		}
+		x = append(x, -200, -87.3, 0, 1, 80, 200) // the last one clamps to e^88.38
+		shift := float32(rng.Float64() * 3)
+		a, b := append([]float32(nil), x...), append([]float32(nil), x...)
+		sa, sb := expSum(a, shift), expSumGo(b, shift)
+		var want float64
+		for i, v := range x {
+			e := math.Exp(float64(min(max(v-shift, expLo), expHi)))
+			want += e
+			if math.Abs(float64(a[i])-e) > 3e-7*e+1e-42 { // 1e-42: results near the smallest normal lose bits
+				t.Errorf("n=%d: exp(%g-%g) = %g, want %g", n, x[i], shift, a[i], e)
+			}
+			if math.Abs(float64(a[i]-b[i])) > 2e-7*e+1e-42 {
+				t.Errorf("n=%d: vector %g vs scalar %g at %g", n, a[i], b[i], x[i])
+			}
+		}
+		if want > math.MaxFloat32 {
+			continue // the float32 sum overflows, as it should
+		}
+		if rel := math.Abs(float64(sa)-want) / want; rel > 1e-5 {
+			t.Errorf("n=%d: sum %g, want %g", n, sa, want)
+		}
+		if rel := math.Abs(float64(sa-sb)) / want; rel > 1e-5 {
+			t.Errorf("n=%d: vector sum %g, scalar %g", n, sa, sb)
+		}
+	}
+	t.Logf("AVX2: %v", hasAVX2)
 }

@@ -21,8 +21,9 @@ func (t *Tokenizer) Encode(text string) []int {
 
 // EncodeWithSpecial is Encode, except that occurrences of the special tokens
 // listed in allowed become their ids. allowed may hold "all" to allow every
-// special token of t. Special tokens not allowed stay ordinary text, as with
-// tiktoken's encode(text, allowed_special=allowed, disallowed_special=()).
+// special token of t; texts that are not special tokens of t are ignored.
+// Special tokens not allowed stay ordinary text, as with tiktoken's
+// encode(text, allowed_special=allowed, disallowed_special=()).
 //
 //	EncodeWithSpecial("a<|endoftext|>b", []string{"<|endoftext|>"}) → [64 50256 65]
 func (t *Tokenizer) EncodeWithSpecial(text string, allowed []string) []int {
@@ -36,7 +37,7 @@ func (t *Tokenizer) EncodeWithSpecial(text string, allowed []string) []int {
 			specials = append(specials, a)
 		}
 	}
-	ids := make([]int, 0, len(text)/4+1)
+	ids := make([]int, 0, len(text)/3+1)
 	for len(text) > 0 {
 		at, text1 := nextSpecial(text, specials)
 		ids = t.appendOrdinary(ids, text[:at])

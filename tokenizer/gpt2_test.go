@@ -253,3 +253,17 @@ func TestEncodeConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodePartialUTF8: GPT-2 splits 😀 over two tokens; each decodes to
+// its raw bytes, and the pieces join back to the character.
+func TestDecodePartialUTF8(t *testing.T) {
+	g := gpt2(t)
+	ids := g.Encode("😀")
+	if len(ids) != 2 {
+		t.Fatalf("Encode(😀) = %v, want 2 tokens", ids)
+	}
+	first, second := g.Decode(ids[:1]), g.Decode(ids[1:])
+	if first != "\xf0\x9f\x98" || second != "\x80" || first+second != "😀" {
+		t.Errorf("Decode of the halves = %q, %q; want \"\\xf0\\x9f\\x98\", \"\\x80\"", first, second)
+	}
+}

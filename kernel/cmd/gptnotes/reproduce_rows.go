@@ -198,7 +198,7 @@ func rowResidual(r *reproducer) (rowResult, error) {
 	}
 	gs := make([]gpt.Growth, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
+	next, done := make(chan int), make(chan int, len(jobs))
 	var wg sync.WaitGroup
 	for w := 0; w < 2; w++ {
 		wg.Add(1)
@@ -208,13 +208,20 @@ func rowResidual(r *reproducer) (rowResult, error) {
 				j := jobs[i]
 				cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: j.layers, Heads: 12, Channels: 768}
 				gs[i], errs[i] = gpt.ResidualGrowth(cfg, j.seed, j.scaled, 64)
+				done <- i
 			}
 		}()
 	}
-	for i := range jobs {
-		next <- i
+	go func() {
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+	}()
+	for n := 1; n <= len(jobs); n++ {
+		j := jobs[<-done]
+		r.note("residual: %d of %d runs done (last: %d blocks, scaled %v, seed %d)", n, len(jobs), j.layers, j.scaled, j.seed)
 	}
-	close(next)
 	wg.Wait()
 	var parts []string
 	for i := 0; i < len(jobs); i += 3 {
@@ -285,7 +292,8 @@ func rowForward1024(r *reproducer) (rowResult, error) {
 	if err != nil {
 		return rowResult{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: smallRandom}, nil
+	_, name, _ := r.timingModel()
+	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
 }
 
 // forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
@@ -294,7 +302,7 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
 	}
-	m, err := r.smallModel()
+	m, _, err := r.timingModel()
 	if err != nil {
 		return 0, err
 	}
@@ -361,7 +369,7 @@ func everyN(step, last int) []int {
 }
 
 func rowTimeRatio(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -384,6 +392,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 		}
 		sum += st.Time
 		cached = append(cached, sum)
+		r.note("time-ratio: cached loop, %d of %d tokens", i+1, last)
 	}
 	// Uncached: step i forwards the whole context of 11+i tokens, whatever the tokens are,
 	// so its time depends on i only. Time every k-th step and count it k times.
@@ -397,6 +406,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 			return rowResult{}, err
 		}
 		d := time.Since(t0)
+		r.note("time-ratio: uncached loop, step %d of %d (%d positions: %.2f s)", i+1, last, 11+i, d.Seconds())
 		for j := i; j < min(i+k, last); j++ {
 			sum += d
 			uncached[j] = sum
@@ -422,7 +432,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	if k > 1 {
 		sampled = fmt.Sprintf("uncached timed on every %d-th step", k)
 	}
-	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: smallRandom, figures: []string{"positions"}}, nil
+	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: name, figures: []string{"positions"}}, nil
 }
 
 func rowKVCache(r *reproducer) (rowResult, error) {
@@ -455,7 +465,7 @@ func rowKVCache(r *reproducer) (rowResult, error) {
 }
 
 func rowDecode1023(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -464,8 +474,11 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	t0 := time.Now()
-	if _, err := g.Steps(1023); err != nil {
-		return rowResult{}, err
+	for i := 0; i < 1023; i++ {
+		if _, err := g.Step(); err != nil {
+			return rowResult{}, err
+		}
+		r.note("decode-1023: %d of 1,023 tokens", i+1)
 	}
 	d := time.Since(t0)
 	fwd, err := r.forwardTime()
@@ -473,7 +486,7 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	return rowResult{ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
-		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: smallRandom}, nil
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: name}, nil
 }
 
 func rowCrop(r *reproducer) (rowResult, error) {
@@ -797,8 +810,8 @@ func rowGreedyRepeats(r *reproducer) (rowResult, error) {
 	if at < 0 {
 		return rowResult{ours: "no span of 8 tokens repeats in 200 greedy tokens", model: r.openAIName()}, nil
 	}
-	return rowResult{ours: fmt.Sprintf("from token %d it repeats a span first generated %d tokens earlier: %q",
-		at, span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
+	return rowResult{ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
+		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
 }
 
 // firstRepeat finds the first position at whose n tokens occurred before, and how far back;
@@ -873,6 +886,16 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 		return nil, "", fmt.Errorf("%w: %v", errNeedsTrained, r.shippedErr)
 	}
 	return r.shipped, "shipped model " + r.shippedPath, nil
+}
+
+// timingModel is the model the timing rows run: OpenAI's GPT-2 small when found, else GPT-2
+// small at init (the time of a forward does not depend on the weights).
+func (r *reproducer) timingModel() (*gpt.Model, string, error) {
+	if m := r.openAI(); m != nil {
+		return m, r.openAIName(), nil
+	}
+	m, err := r.smallModel()
+	return m, smallRandom, err
 }
 
 // shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
@@ -951,6 +974,7 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 		if err != nil {
 			return rowResult{}, err
 		}
+		r.note("loss-curve: step %d of %d, loss %.2f", res.Step, steps, res.Loss)
 		if res.Step%50 == 0 {
 			v, err := t.Evaluate()
 			if err != nil {

@@ -46,9 +46,13 @@ func main() {
 	if *std != "" {
 		paths = append(paths, strings.Split(*std, ",")...)
 	}
+	dirs, err := packageDirs(paths)
+	if err != nil {
+		log.Fatal(err)
+	}
 	docs := map[string]string{}
 	for _, path := range paths {
-		if err := extract(path, docs); err != nil {
+		if err := extract(path, dirs[path], docs); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -81,20 +85,31 @@ func pluginPaths(file string) ([]string, error) {
 	return paths, sc.Err()
 }
 
-// extract adds the docs of package path: "path" → package doc, "path.Name" → declaration and
-// doc of each exported function, type, constant and variable, "path.Type.Method" for methods.
-func extract(path string, docs map[string]string) error {
-	dir, err := exec.Command("go", "list", "-f", "{{.Dir}}", path).Output()
+// packageDirs finds the source directory of every package, with one go list.
+func packageDirs(paths []string) (map[string]string, error) {
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}} {{.Dir}}"}, paths...)...).Output()
 	if err != nil {
-		return fmt.Errorf("go list %s: %w", path, err)
+		return nil, fmt.Errorf("go list: %w", err)
 	}
+	dirs := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, dir, ok := strings.Cut(line, " "); ok {
+			dirs[path] = dir
+		}
+	}
+	return dirs, nil
+}
+
+// extract adds the docs of package path, in pkgDir: "path" → package doc, "path.Name" → the
+// declaration and doc of each exported function, type, constant and variable,
+// "path.Type.Method" for methods.
+func extract(path, pkgDir string, docs map[string]string) error {
 	fset := token.NewFileSet()
-	pkgDir := strings.TrimSpace(string(dir))
+	// Only the files of this platform's build (os has file_posix.go and file_windows.go): the
+	// docs must not depend on the order files are read in.
 	pkgs, err := parser.ParseDir(fset, pkgDir, func(fi os.FileInfo) bool {
-		// Only this platform's files: with file_windows.go and file_posix.go both parsed, which
-		// doc wins depends on map order, and regenerating would not be reproducible.
-		match, _ := build.Default.MatchFile(pkgDir, fi.Name())
-		return match && !strings.HasSuffix(fi.Name(), "_test.go")
+		ok, err := build.Default.MatchFile(pkgDir, fi.Name())
+		return err == nil && ok && !strings.HasSuffix(fi.Name(), "_test.go")
 	}, parser.ParseComments)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", path, err)
@@ -103,11 +118,14 @@ func extract(path string, docs map[string]string) error {
 		if strings.HasSuffix(name, "_test") || name == "main" {
 			continue
 		}
-		files := make([]*ast.File, 0, len(p.Files))
-		for _, f := range p.Files {
-			if !buildIgnored(f) {
-				files = append(files, f)
-			}
+		names := make([]string, 0, len(p.Files))
+		for name := range p.Files {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		files := make([]*ast.File, 0, len(names))
+		for _, name := range names {
+			files = append(files, p.Files[name])
 		}
 		d, err := doc.NewFromFiles(fset, files, path)
 		if err != nil {
@@ -139,21 +157,6 @@ func extract(path string, docs map[string]string) error {
 		}
 	}
 	return nil
-}
-
-// buildIgnored reports a file constrained to a build tag (an alternative implementation).
-func buildIgnored(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() > f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:build") && strings.Contains(c.Text, "ignore") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // decl prints a declaration without function bodies.

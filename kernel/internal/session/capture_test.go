@@ -178,3 +178,25 @@ outer()`, newRecorder())
 		}
 	}
 }
+
+// An interrupted cell blocked in a compiled call must not resume once another cell has run
+// (yaegi shares one frame between all cells' top-level statements).
+func TestInterruptedCellStaysStopped(t *testing.T) {
+	s := newSession(t)
+	if _, _, err := exec(t, s, "import \"time\"\nticks := 0"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := s.Execute(ctx, "for {\n\ttime.Sleep(50 * time.Millisecond)\n\tticks++\n}", newRecorder())
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.Name != "Interrupted" {
+		t.Fatalf("err = %v, want Interrupted", err)
+	}
+	_, first, _ := exec(t, s, "ticks")
+	time.Sleep(300 * time.Millisecond)
+	_, second, _ := exec(t, s, "ticks")
+	if first != second {
+		t.Errorf("ticks went on after the interrupt: %s, then %s", first, second)
+	}
+}

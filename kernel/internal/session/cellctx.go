@@ -280,7 +280,11 @@ func (c *cellCtx) compileError(err error) *CellError {
 	}
 	msg := err.Error()
 	if _, ok := err.(*compilePanic); ok {
-		msg = c.name + ": the interpreter failed on this cell (yaegi: " + msg + ")"
+		// yaegi's compile panics ("nil type", index out of range) say nothing to a student.
+		msg = c.name + ": the interpreter (yaegi v0.16.1) failed to compile this cell: it could not " +
+			"work out a type here, which happens with Go features newer than it (generic code, " +
+			"range over functions, type assertions to interfaces). Split the cell to find the " +
+			"statement, and give it explicit types."
 	}
 	return compileErrorText(msg)
 }
@@ -293,7 +297,6 @@ type rewriteState struct {
 	rangeUnknownAsInt bool                 // second attempt: ranges over unknown kinds are ints
 	unknownRanges     []*ast.RangeStmt     // ranges left alone in the first attempt
 	inFunc            int                  // >0 while rewriting inside a function body
-	copied            map[ast.Stmt]bool    // loops that got per-iteration copies
 }
 
 // recordVarTypes remembers the cell-declared type of globals (x := T{…}, x := T(…),

@@ -50,6 +50,10 @@ func (c *cellCtx) check() error {
 						"call it with a yield callback instead: f(func(v T) bool { …; return true })")
 				}
 			case *ast.SelectorExpr:
+				if c.isCompiledType(n.X) {
+					fail(n.Pos(), "a method expression T.M on a type of a compiled package",
+						"write a function literal: func(t T, args…) { return t.M(args…) }")
+				}
 				x, ok := n.X.(*ast.Ident)
 				if !ok || !c.isPackage(x) {
 					break
@@ -90,6 +94,24 @@ func (c *cellCtx) check() error {
 		}
 	}
 	return err
+}
+
+// isCompiledType reports whether e is pkg.T or (*pkg.T) for a type T of a compiled package.
+func (c *cellCtx) isCompiledType(e ast.Expr) bool {
+	if p, ok := e.(*ast.ParenExpr); ok {
+		if st, ok := p.X.(*ast.StarExpr); ok {
+			e = st.X
+		}
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok || !c.isPackage(x) {
+		return false
+	}
+	v, ok := c.pkgSymbol(sel)
+	return ok && v.Kind() == reflect.Pointer && v.IsNil() // yaegi extract's (*T)(nil) for a type
 }
 
 // importPath is the import path of the package imported under name, "" if none.
@@ -253,7 +275,7 @@ func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
 			}
 		}
 	case *ast.SelectorExpr:
-		if v, ok := c.s.pkgSymbol(t); ok && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Interface {
+		if v, ok := c.pkgSymbol(t); ok && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Interface {
 			return v.Type().Elem().NumMethod() > 0
 		}
 	}

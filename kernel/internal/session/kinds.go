@@ -166,7 +166,7 @@ func (c *cellCtx) kindOf(e ast.Expr) valueKind {
 			return reflectKind(v)
 		}
 	case *ast.SelectorExpr:
-		if v, ok := c.s.pkgSymbol(e); ok {
+		if v, ok := c.pkgSymbol(e); ok {
 			return reflectKind(v)
 		}
 	}
@@ -219,23 +219,17 @@ func (s *Session) global(name string) (reflect.Value, bool) {
 	return v, ok
 }
 
-// pkgSymbol is the value of pkg.Name for an imported compiled package.
-func (s *Session) pkgSymbol(e *ast.SelectorExpr) (reflect.Value, bool) {
+// pkgSymbol is the value of pkg.Name for a compiled package imported by this cell or an
+// earlier one.
+func (c *cellCtx) pkgSymbol(e *ast.SelectorExpr) (reflect.Value, bool) {
 	x, ok := e.X.(*ast.Ident)
 	if !ok {
 		return reflect.Value{}, false
 	}
-	for key, name := range s.imports {
-		if name != x.Name {
-			continue
-		}
-		path := key
-		if i := len(name) + 1; len(key) > i && key[:i] == name+" " {
-			path = key[i:]
-		}
-		if v, ok := s.packageSymbols(path)[e.Sel.Name]; ok && v.IsValid() {
-			return v, true
-		}
+	path := c.importPath(x.Name)
+	if path == "" {
+		return reflect.Value{}, false
 	}
-	return reflect.Value{}, false
+	v, ok := c.s.packageSymbols(path)[e.Sel.Name]
+	return v, ok && v.IsValid()
 }

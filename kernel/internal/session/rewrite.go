@@ -74,7 +74,7 @@ func (c *cellCtx) rewritePiece(p *piece) {
 		}
 		root = p.file
 	case stmtPiece:
-		p.body.List = c.stmts(p.body.List)
+		p.body.List = c.topStmts(p.body.List)
 		root = p.body
 	}
 	replaceExprs(root, c.expr)
@@ -85,6 +85,38 @@ func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
 		list[i] = c.stmt(s)
 	}
 	return list
+}
+
+// topStmts rewrites a cell's top-level statements. Compound ones (for, if, switch, select, {…})
+// run inside func() { … }(): yaegi v0.16.1 mishandles blocks in its global frame (`a, b := f()`
+// in a nested block is "undefined", closures capturing a loop's variables share one slot, an
+// interrupted loop resumes after the next cell), and a function literal gives them a frame of
+// their own. They declare nothing the rest of the cell sees, so nothing changes for the cell.
+func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
+	for i, s := range list {
+		if !isCompound(s) {
+			list[i] = c.stmt(s)
+			continue
+		}
+		c.inFunc++
+		s = c.stmt(s)
+		c.inFunc--
+		list[i] = &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+			Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
+			Body: &ast.BlockStmt{Lbrace: s.Pos(), List: []ast.Stmt{s}, Rbrace: s.End()},
+		}, Lparen: s.End(), Rparen: s.End()}}
+	}
+	return c.liveChecks(list)
+}
+
+func isCompound(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
+		return true
+	case *ast.LabeledStmt:
+		return isCompound(s.Stmt)
+	}
+	return false
 }
 
 // stmt rewrites one statement and the statements nested in it.
@@ -100,20 +132,13 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		}
 	case *ast.ForStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		if c.loopVarFor(s) {
-			return c.inFuncLit(s)
-		}
+		c.loopVarFor(s)
 	case *ast.RangeStmt:
 		s.Body.List = c.stmts(s.Body.List)
-		copied := c.loopVarRange(s)
-		var out ast.Stmt = s
+		c.loopVarRange(s)
 		if f := c.rangeInt(s); f != nil {
-			out = f
+			return f
 		}
-		if copied {
-			return c.inFuncLit(out)
-		}
-		return out
 	case *ast.SwitchStmt:
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
@@ -130,18 +155,40 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 			cc.(*ast.CommClause).Body = c.stmts(cc.(*ast.CommClause).Body)
 		}
 	case *ast.LabeledStmt:
-		c.inFunc++ // a labeled loop is wrapped as a whole, label included
-		inner := c.stmt(s.Stmt)
-		c.inFunc--
-		if c.copied[s.Stmt] {
-			s.Stmt = inner
-			return c.inFuncLit(s)
-		}
-		s.Stmt = inner
+		s.Stmt = c.stmt(s.Stmt)
 	case *ast.GoStmt:
 		return c.goStmt(s)
 	}
 	return s
+}
+
+// --- interrupted cells stay stopped -----------------------------------------------------------
+
+// A cell's top-level statements run in yaegi's global frame. An interrupt stops them, but the
+// next cell resets that frame's run id, so an interrupted cell still blocked in a compiled call
+// (time.Sleep) would run its next statements afterwards. __gptnotes.Live(cell), between
+// top-level statements, ends the goroutine of a cell that is no longer the running one.
+// Compound statements run in function frames (topStmts), which the interrupt stops for good.
+
+func (c *cellCtx) live(pos token.Pos) ast.Stmt {
+	sel := &ast.SelectorExpr{X: &ast.Ident{Name: "__gptnotes", NamePos: pos}, Sel: &ast.Ident{Name: "Live", NamePos: pos}}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: sel, Lparen: pos, Rparen: pos,
+		Args: []ast.Expr{&ast.BasicLit{Kind: token.INT, Value: strconv.Itoa(c.id), ValuePos: pos}}}}
+}
+
+// liveChecks puts a Live check after every top-level statement but the last.
+func (c *cellCtx) liveChecks(list []ast.Stmt) []ast.Stmt {
+	if len(list) < 2 {
+		return list
+	}
+	out := make([]ast.Stmt, 0, 2*len(list))
+	for i, s := range list {
+		out = append(out, s)
+		if i < len(list)-1 {
+			out = append(out, c.live(s.End()))
+		}
+	}
+	return out
 }
 
 // funcLits rewrites the bodies of function literals in s's own expressions (nested statements
@@ -298,38 +345,13 @@ func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
 
 // --- per-iteration loop variables ----------------------------------------------------------
 
-// inFuncLit wraps a statement in func() { … }() when it runs in the global scope, for the
-// statements yaegi v0.16.1 mishandles there: loops whose closures capture block variables (it
-// mixes up their frame slots). The function literal gives them a frame of their own; they
-// declare nothing the cell sees afterwards.
-func (c *cellCtx) inFuncLit(s ast.Stmt) ast.Stmt {
-	if c.inFunc > 0 {
-		return s
-	}
-	return &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
-		Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
-		Body: &ast.BlockStmt{List: []ast.Stmt{s}},
-	}}}
-}
-
 // loopVarRange gives each iteration its own copies of the range variables when the body can
 // keep a reference to them. It reports whether it did.
 func (c *cellCtx) loopVarRange(s *ast.RangeStmt) bool {
 	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
 		return false
 	}
-	if !c.copyLoopVars(s.Body, s.Key, s.Value) {
-		return false
-	}
-	c.markCopied(s)
-	return true
-}
-
-func (c *cellCtx) markCopied(s ast.Stmt) {
-	if c.copied == nil {
-		c.copied = map[ast.Stmt]bool{}
-	}
-	c.copied[s] = true
+	return c.copyLoopVars(s.Body, s.Key, s.Value)
 }
 
 // loopVarFor does the same for a three-clause loop. A body that assigns the variable itself is
@@ -344,11 +366,7 @@ func (c *cellCtx) loopVarFor(s *ast.ForStmt) bool {
 			return false
 		}
 	}
-	if !c.copyLoopVars(s.Body, init.Lhs...) {
-		return false
-	}
-	c.markCopied(s)
-	return true
+	return c.copyLoopVars(s.Body, init.Lhs...)
 }
 
 // copyLoopVars renames the loop variables inside body to fresh names declared, at the top of the

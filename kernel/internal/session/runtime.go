@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
@@ -52,6 +53,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 		runtimePath + "/cellrt": {
 			"Result":     reflect.ValueOf(s.result),
 			"ResultWith": reflect.ValueOf(s.resultWith),
+			"Live":       reflect.ValueOf(s.live),
 			"GoPanic":    reflect.ValueOf(s.goPanic),
 			"Clear":      reflect.ValueOf(clearValue),
 		},
@@ -88,6 +90,17 @@ func (s *Session) resultWith(v any, mimeData ...any) {
 		if k, ok := mimeData[i].(string); ok {
 			r.mime[k] = mimeData[i+1]
 		}
+	}
+}
+
+// live ends the calling goroutine when cell is no longer the one running (it was interrupted,
+// or failed, and yaegi would otherwise let it resume; see rewrite.go).
+func (s *Session) live(cell int) {
+	s.runMu.Lock()
+	r := s.running
+	s.runMu.Unlock()
+	if r == nil || r.id != cell || r.stopped.Load() {
+		runtime.Goexit()
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -58,6 +59,7 @@ type cellRun struct {
 	results []any          // values of the trailing expression, set by the cell runtime
 	mime    map[string]any // outputs of its renderer methods, for a cell-declared type
 	gotRes  bool
+	stopped atomic.Bool // interrupted or failed: its code must not run on
 }
 
 // CellError is a cell's failure as Jupyter shows it: ename, evalue, traceback.
@@ -137,6 +139,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	setSink(sink)
 	display.SetPublisher(sink)
 	defer func() {
+		run.stopped.Store(true)
 		flushCapture()
 		display.SetPublisher(nil)
 		setSink(nil)

@@ -1,0 +1,98 @@
+#include "textflag.h"
+
+// Constants of exp32 (Cephes' expf), broadcast by VBROADCASTSS.
+DATA expconst<>+0(SB)/4, $0x3fb8aa3b   // log2(e) = 1.44269504
+DATA expconst<>+4(SB)/4, $0x3f000000   // 0.5
+DATA expconst<>+8(SB)/4, $0x3f318000   // C1 = 0.693359375
+DATA expconst<>+12(SB)/4, $0xb95e8083  // C2 = -2.12194440e-4
+DATA expconst<>+16(SB)/4, $0x39506967  // p0 = 1.9875691500e-4
+DATA expconst<>+20(SB)/4, $0x3ab743ce  // p1 = 1.3981999507e-3
+DATA expconst<>+24(SB)/4, $0x3c088908  // p2 = 8.3334519073e-3
+DATA expconst<>+28(SB)/4, $0x3d2aa9c1  // p3 = 4.1665795894e-2
+DATA expconst<>+32(SB)/4, $0x3e2aaaaa  // p4 = 1.6666665459e-1
+DATA expconst<>+36(SB)/4, $0x3f000000  // p5 = 5.0000001201e-1
+DATA expconst<>+40(SB)/4, $0x3f800000  // 1.0
+DATA expconst<>+44(SB)/4, $0xc2aeac50  // lo = -87.3365
+DATA expconst<>+48(SB)/4, $0x42b0c0a5  // hi = 88.3762
+DATA expconst<>+52(SB)/4, $0x0000007f  // 127, the exponent bias
+GLOBL expconst<>(SB), RODATA|NOPTR, $56
+
+// func expSumAVX2(x []float32, shift float32) float32
+// x[i] = exp32(x[i]-shift) for the first len(x)&^7 elements; returns their sum.
+TEXT ·expSumAVX2(SB), NOSPLIT, $0-36
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS shift+24(FP), Y15
+	VBROADCASTSS expconst<>+0(SB), Y14   // log2e
+	VBROADCASTSS expconst<>+4(SB), Y13   // 0.5
+	VBROADCASTSS expconst<>+8(SB), Y12   // C1
+	VBROADCASTSS expconst<>+12(SB), Y11  // C2
+	VBROADCASTSS expconst<>+44(SB), Y10  // lo
+	VBROADCASTSS expconst<>+48(SB), Y9   // hi
+	VPBROADCASTD expconst<>+52(SB), Y8   // 127
+	VBROADCASTSS expconst<>+40(SB), Y7   // 1
+	VXORPS Y6, Y6, Y6                    // sum
+	TESTQ CX, CX
+	JE done
+
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0           // x -= shift
+	VMAXPS Y10, Y0, Y0           // clamp to [lo, hi]
+	VMINPS Y9, Y0, Y0
+	VMOVAPS Y13, Y1
+	VFMADD231PS Y14, Y0, Y1      // y1 = x*log2e + 0.5
+	VROUNDPS $1, Y1, Y1          // fx = floor(y1)
+	VFNMADD231PS Y12, Y1, Y0     // x -= fx*C1
+	VFNMADD231PS Y11, Y1, Y0     // x -= fx*C2
+	VMULPS Y0, Y0, Y2            // z = x*x
+	VBROADCASTSS expconst<>+16(SB), Y3
+	VBROADCASTSS expconst<>+20(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = p0*x + p1
+	VBROADCASTSS expconst<>+24(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*x + p2
+	VBROADCASTSS expconst<>+28(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*x + p3
+	VBROADCASTSS expconst<>+32(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*x + p4
+	VBROADCASTSS expconst<>+36(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*x + p5
+	VFMADD213PS Y0, Y2, Y3       // y = y*z + x
+	VADDPS Y7, Y3, Y3            // y += 1
+	VCVTPS2DQ Y1, Y5             // 2^fx in the exponent bits
+	VPADDD Y8, Y5, Y5
+	VPSLLD $23, Y5, Y5
+	VMULPS Y5, Y3, Y3
+	VMOVUPS Y3, (SI)
+	VADDPS Y3, Y6, Y6
+	ADDQ $32, SI
+	DECQ CX
+	JNE loop
+
+done:
+	VEXTRACTF128 $1, Y6, X0
+	VADDPS X0, X6, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	RET

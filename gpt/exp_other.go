@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package gpt
+
+// expSum replaces each x[i] by exp32(x[i]-shift), clamped to e^-87.34 … e^88.38, and
+// returns their sum.
+func expSum(x []float32, shift float32) float32 { return expSumGo(x, shift) }
+
+// hasAVX2 is false off amd64: expSum is always the scalar loop.
+const hasAVX2 = false

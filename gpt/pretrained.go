@@ -1,0 +1,112 @@
+package gpt
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/gptnotes/gptnotes/tokenizer"
+)
+
+// ShippedModel is the file name of the small model gptnotes ships in testdata/, trained on Go
+// source by `gptnotes train`; its tokenizer is beside it, named like it with ".tok".
+const ShippedModel = "gopher.safetensors"
+
+// Pretrained returns the trained model the notebooks use, its tokenizer, and one sentence
+// saying which model it is and where it came from:
+//
+//  1. OpenAI's GPT-2, when Find finds its weights ($GPT2_WEIGHTS or the Hugging Face cache),
+//     with GPT-2's own tokenizer;
+//  2. otherwise the small model shipped with gptnotes (ShippedModel), found by
+//     ShippedModelPath, with the tokenizer it was trained with.
+//
+// A notebook calls it once at the top and prints the description, so every figure after it
+// says which weights made it.
+func Pretrained() (*Model, *tokenizer.Tokenizer, string, error) {
+	gpt2, findErr := Find()
+	if findErr == nil {
+		m, err := LoadHF(gpt2)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
+		}
+		tok, err := tokenizer.GPT2()
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
+		}
+		if m.Config.VocabSize != tok.VocabSize() {
+			return nil, nil, "", fmt.Errorf("gpt: pretrained: %s has a vocabulary of %d, GPT-2's tokenizer %d",
+				gpt2, m.Config.VocabSize, tok.VocabSize())
+		}
+		return m, tok, fmt.Sprintf("OpenAI's GPT-2 (%d blocks, width %d, %s parameters) from %s.",
+			m.Config.Layers, m.Config.Channels, Commas(m.Config.NumParams()), gpt2), nil
+	}
+	path, err := ShippedModelPath()
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("gpt: pretrained: no GPT-2 weights (%v), and %w", findErr, err)
+	}
+	m, _, err := Load(path)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
+	}
+	tokPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".tok"
+	tok, err := tokenizer.Load(tokPath)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("gpt: pretrained: tokenizer of %s: %w", path, err)
+	}
+	if tok.VocabSize() != m.Config.VocabSize {
+		return nil, nil, "", fmt.Errorf("gpt: pretrained: %s has %d tokens, the model %s expects %d",
+			tokPath, tok.VocabSize(), path, m.Config.VocabSize)
+	}
+	return m, tok, fmt.Sprintf("OpenAI's GPT-2 was not found, so this is the small model shipped with gptnotes, "+
+		"trained on Go source (%d blocks, width %d, %d-token vocabulary, %s parameters) from %s. "+
+		"Set GPT2_WEIGHTS to use GPT-2.",
+		m.Config.Layers, m.Config.Channels, m.Config.VocabSize, Commas(m.Config.NumParams()), path), nil
+}
+
+// ShippedModelPath finds the shipped model file. It looks, in order, at:
+//
+//  1. $GPTNOTES_MODEL, a model file written by `gptnotes train` (its tokenizer beside it);
+//     when it is set, nothing else is searched;
+//  2. testdata/gopher.safetensors under the working directory and under its parent (a
+//     notebook's kernel runs in notebooks/, so ../testdata is the repository's);
+//  3. testdata/ of the source tree this package was compiled from, a path recorded at build
+//     time (it holds for `go build` and `go install` from a checkout or the module cache,
+//     not for a binary built with -trimpath and moved away).
+//
+// The error lists every place it looked.
+func ShippedModelPath() (string, error) {
+	if p := os.Getenv("GPTNOTES_MODEL"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("gpt: shipped model: GPTNOTES_MODEL: %w", err)
+		}
+		return p, nil
+	}
+	var looked []string
+	for _, dir := range []string{"testdata", filepath.Join("..", "testdata"), sourceTestdata()} {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, ShippedModel)
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+		looked = append(looked, p)
+	}
+	return "", fmt.Errorf("gpt: shipped model %s not found (set GPTNOTES_MODEL); looked in %s",
+		ShippedModel, strings.Join(looked, ", "))
+}
+
+// sourceTestdata is the repository's testdata/ as seen from this file when it was compiled,
+// or "" when the path was trimmed.
+func sourceTestdata() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(file), "..", "testdata")
+}

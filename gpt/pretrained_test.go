@@ -1,0 +1,95 @@
+package gpt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/tokenizer"
+)
+
+// shipTiny writes a Tiny-shaped model and a tokenizer of the same vocabulary into dir, as
+// `gptnotes train --out dir/gopher.safetensors` would, and returns the model.
+func shipTiny(t *testing.T, dir string, vocab int) *Model {
+	t.Helper()
+	text := strings.Repeat("func main() { fmt.Println(\"hello, gopher\") }\n", 40)
+	tok, err := tokenizer.Train(text, vocab, tokenizer.TrainOptions{Special: []string{tokenizer.EndOfText}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Tiny
+	cfg.VocabSize = tok.VocabSize()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Init(7, true)
+	if err := Save(filepath.Join(dir, ShippedModel), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tok.Save(filepath.Join(dir, "gopher.tok")); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPretrainedFallsBackToTheShippedModel(t *testing.T) {
+	dir := t.TempDir()
+	want := shipTiny(t, dir, 300)
+	t.Setenv("GPT2_WEIGHTS", filepath.Join(dir, "no-such-gpt2"))
+	t.Setenv("GPTNOTES_MODEL", filepath.Join(dir, ShippedModel))
+	m, tok, about, err := Pretrained()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config != want.Config || tok.VocabSize() != want.Config.VocabSize {
+		t.Errorf("got config %v and %d tokens, want %v", m.Config, tok.VocabSize(), want.Config)
+	}
+	for i, w := range want.Params.Data {
+		if m.Params.Data[i] != w {
+			t.Fatalf("parameter %d = %v, want %v", i, m.Params.Data[i], w)
+		}
+	}
+	for _, s := range []string{"GPT-2 was not found", "2 blocks, width 32", ShippedModel} {
+		if !strings.Contains(about, s) {
+			t.Errorf("description %q lacks %q", about, s)
+		}
+	}
+}
+
+func TestPretrainedPrefersGPT2(t *testing.T) {
+	// The reference checkpoint is GPT-2 shaped but has 300 tokens: Pretrained finds it and
+	// then refuses to pair it with GPT-2's 50,257-token tokenizer.
+	t.Setenv("GPT2_WEIGHTS", filepath.Join("testdata", "reference", "model.safetensors"))
+	_, _, _, err := Pretrained()
+	if err == nil || !strings.Contains(err.Error(), "vocabulary of 300, GPT-2's tokenizer 50257") {
+		t.Errorf("err = %v, want the vocabulary mismatch", err)
+	}
+}
+
+func TestShippedModelPathSearchesTestdata(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "testdata"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shipTiny(t, filepath.Join(dir, "testdata"), 280)
+	nb := filepath.Join(dir, "notebooks")
+	if err := os.Mkdir(nb, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GPTNOTES_MODEL", "")
+	t.Chdir(nb) // a kernel runs in notebooks/: ../testdata is found
+	got, err := ShippedModelPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "testdata", ShippedModel); got != want {
+		t.Errorf("ShippedModelPath() = %s, want %s", got, want)
+	}
+
+	t.Setenv("GPTNOTES_MODEL", filepath.Join(dir, "missing.safetensors"))
+	if _, err := ShippedModelPath(); err == nil || !strings.Contains(err.Error(), "GPTNOTES_MODEL") {
+		t.Errorf("err = %v, want one naming GPTNOTES_MODEL", err)
+	}
+}
