@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -871,9 +872,9 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 	if r.shipped == nil && r.shippedErr == nil {
 		path, err := shippedModelPath()
 		if err != nil {
-			r.shippedErr = err
+			r.shippedErr = fmt.Errorf("%w: %v", errNeedsTrained, err)
 		} else if m, _, err := gpt.Load(path); err != nil {
-			r.shippedErr = err
+			r.shippedErr = fmt.Errorf("the shipped model: %w", err) // there is one, and it is broken
 		} else {
 			r.shipped, r.shippedPath = m, path
 			// Its tokenizer is saved beside it: gopher.safetensors → gopher.tok.
@@ -883,7 +884,7 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 		}
 	}
 	if r.shipped == nil {
-		return nil, "", fmt.Errorf("%w: %v", errNeedsTrained, r.shippedErr)
+		return nil, "", r.shippedErr
 	}
 	return r.shipped, "shipped model " + r.shippedPath, nil
 }
@@ -906,6 +907,9 @@ func shippedModelPath() (string, error) {
 		return "", err
 	}
 	for {
+		if p := filepath.Join(dir, "testdata", "gopher.safetensors"); exists(p) {
+			return p, nil
+		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.safetensors"))
 		if len(matches) > 0 {
 			return matches[0], nil
@@ -996,11 +1000,14 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 // is none), once per query position, and draws layer L/2 head 0 and every head of that layer.
 func rowAttention(r *reproducer) (rowResult, error) {
 	m, name, err := r.trained()
-	if err != nil {
+	if errors.Is(err, errNeedsTrained) {
 		if m, err = r.smallModel(); err != nil {
 			return rowResult{}, err
 		}
 		name = smallRandom
+	}
+	if err != nil {
+		return rowResult{}, err
 	}
 	ids := r.promptFor(m)
 	for len(ids) < 16 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
 )
 
 // The cheap rows of `gptnotes reproduce` (arithmetic, allocation, a tiny model): the run
@@ -129,7 +130,18 @@ func splitRow(line string) []string {
 func TestReproduceShippedModelRows(t *testing.T) {
 	work := t.TempDir()
 	t.Setenv("GPT2_WEIGHTS", filepath.Join(work, "no-such-model.safetensors"))
-	m, err := gpt.New(gpt.Tiny)
+	// Its tokenizer, saved beside it, is trained on a little Go source.
+	src, err := os.ReadFile(filepath.Join(gpt.GoSourceDir(), "strings", "strings.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenizer.Train(string(src), 300, tokenizer.TrainOptions{Special: []string{tokenizer.EndOfText}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gpt.Tiny
+	cfg.VocabSize = tok.VocabSize()
+	m, err := gpt.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +152,11 @@ func TestReproduceShippedModelRows(t *testing.T) {
 	if err := gpt.Save(filepath.Join(work, "testdata", "tiny.safetensors"), m, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := tok.Save(filepath.Join(work, "testdata", "tiny.tok")); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(work)
-	rows := []string{"cached-vs-uncached", "bf16", "batch", "repeatability", "attention"}
+	rows := []string{"cached-vs-uncached", "bf16", "batch", "repeatability", "attention", "sampling-figures"}
 	out := filepath.Join(work, "out")
 	if err := runReproduce([]string{"--out", out, "--only", strings.Join(rows, ",")}); err != nil {
 		t.Fatal(err)
@@ -162,7 +177,8 @@ func TestReproduceShippedModelRows(t *testing.T) {
 			t.Errorf("%s: model %q, want the shipped model", row[0], row[4])
 		}
 	}
-	for _, f := range []string{"caching.png", "precision.svg", "attention.png", "attention_heads.svg"} {
+	for _, f := range []string{"caching.png", "precision.svg", "attention.png", "attention_heads.svg",
+		"next_token.png", "sampling.svg", "sampling_slider.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("figure %s: %v", f, err)
 		}
