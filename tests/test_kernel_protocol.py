@@ -256,3 +256,22 @@ def test_top_level_help_lists_commands():
     r = subprocess.run([BIN, "--help"], capture_output=True, text=True, timeout=10)
     for cmd in ("install", "kernel", "notebook", "version"):
         assert cmd in r.stderr
+
+
+def test_input_request_on_stdin(k):
+    k.execute('import (\n\t"fmt"\n\t"github.com/gptnotes/gptnotes/kernel/display"\n)')
+    prompts = []
+
+    def answer(msg):
+        prompts.append(msg["content"])
+        k.kc.input("Ada")
+
+    code = 'name, err := display.Input("your name? ")\nfmt.Println("hello,", name, err)'
+    reply = k.kc.execute_interactive(code, allow_stdin=True, stdin_hook=answer, timeout=30,
+                                     output_hook=lambda m: None)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    assert prompts == [{"prompt": "your name? ", "password": False}]
+    assert k.stdout("fmt.Println(name)") == "Ada\n"
+    # A front end that does not accept input (allow_stdin false) gets an error, not a hang.
+    out = k.stdout('_, err = display.Password("pin? ")\nfmt.Println(err)', allow_stdin=False)
+    assert "does not accept input" in out
