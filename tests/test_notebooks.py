@@ -23,7 +23,7 @@ OUT = ROOT / "test-output"
 # OpenAI's GPT-2 ($GPT2_WEIGHTS). TODO(notebooks): drop this skip once testdata/ holds it.
 HAVE_MODEL = (ROOT / "testdata" / "gopher.safetensors").exists() or bool(
     os.environ.get("GPTNOTES_MODEL") or os.environ.get("GPT2_WEIGHTS"))
-pytestmark = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model: testdata/gopher.safetensors is missing")
+needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model: testdata/gopher.safetensors is missing")
 LIMIT = 300  # seconds per notebook; each takes well under 2 minutes on an idle 2-core machine
 
 _executed = {}
@@ -111,6 +111,7 @@ def test_committed_notebooks_are_built_from_their_sources():
         assert meta["kernelspec"]["language"] == "go", path
 
 
+@needs_model
 def test_01_tokenizer():
     nb = assert_clean("01-tokenizer.ipynb")
     assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "tokenizer.Merge(ids"))
@@ -123,6 +124,7 @@ def test_01_tokenizer():
     assert "html" in str(cell(nb, "small.EncodeTrace(\"The gopher").outputs[0].data.keys())
 
 
+@needs_model
 def test_02_five_decisions():
     nb = assert_clean("02-five-decisions.ipynb")
     counts = text(cell(nb, "small := gpt.Count(gpt.Small)"))
@@ -141,6 +143,7 @@ def test_02_five_decisions():
     assert len(pngs(nb)) == 1
 
 
+@needs_model
 def test_03_training_is_one_call():
     nb = assert_clean("03-training-is-one-call.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
@@ -154,6 +157,7 @@ def test_03_training_is_one_call():
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
 
 
+@needs_model
 def test_04_the_generation_loop():
     nb = assert_clean("04-the-generation-loop.ipynb")
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))
@@ -170,6 +174,7 @@ def test_04_the_generation_loop():
     assert crop.count("window moved") == 2, crop
 
 
+@needs_model
 def test_05_same_weights_different_bugs():
     nb = assert_clean("05-same-weights-different-bugs.ipynb")
     caching = text(cell(nb, "gpt.CompareCaching(model, prompt, 60)"))
@@ -182,6 +187,7 @@ def test_05_same_weights_different_bugs():
     assert len(pngs(nb)) == 2
 
 
+@needs_model
 def test_06_sampling_policy():
     nb = assert_clean("06-sampling-policy.ipynb")
     assert len(pngs(nb)) == 3 and len(sliders(nb)) == 1
@@ -201,6 +207,7 @@ def checks(nb):
     return out
 
 
+@needs_model
 def test_07_solutions_pass_every_check():
     nb = assert_clean("07-exercises-solutions.ipynb")
     verdicts = checks(nb)
@@ -208,6 +215,7 @@ def test_07_solutions_pass_every_check():
     assert all(ok for _, ok, _ in verdicts), verdicts
 
 
+@needs_model
 def test_07_exercises_fail_every_check_with_its_hint():
     nb = assert_clean("07-exercises.ipynb")
     verdicts = checks(nb)
