@@ -28,7 +28,7 @@ type Sink interface {
 // A Session is one interpreter and the state cells build in it. Its methods are safe for
 // concurrent use; cells run one at a time.
 type Session struct {
-	mu    sync.Mutex // held by Execute, Complete, Inspect
+	mu    sync.Mutex // held by Execute: one cell at a time
 	in    *interp.Interpreter
 	fset  *token.FileSet
 	cells int // cells executed
