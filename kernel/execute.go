@@ -79,7 +79,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 	if topic, ok := helpTopic(r.Code); ok {
 		reply.Payload = append(reply.Payload, k.page(topic))
 	} else {
-		result, err = k.run(ctx, r.Code, &cellSink{k: k, parent: parent, silent: r.Silent})
+		sink := &cellSink{k: k, parent: parent, silent: r.Silent, ctx: ctx,
+			allowStdin: r.AllowStdin, identities: req.Identities}
+		result, err = k.run(ctx, r.Code, sink)
 	}
 
 	var out string
@@ -191,6 +193,10 @@ type cellSink struct {
 	k      *Kernel
 	parent *Header
 	silent bool
+
+	ctx        context.Context // the cell's: cancelled on interrupt
+	allowStdin bool            // the front end accepts input_request
+	identities [][]byte        // the front end's routing ids, for input_request
 }
 
 type streamContent struct {

@@ -86,8 +86,8 @@ func studyRows() []studyRow {
 			study: "237 tokens for capital, 1 for numpy", run: rowTopP},
 		{name: "greedy-repeats", section: secSampling, figure: "greedy GPT-2 small, 200 tokens", kind: openAIOnly,
 			study: "repeats its own sentence", run: rowGreedyRepeats},
-		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
-			study: "temperature 0.8, top-k 200, no top-p"},
+		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults",
+			study: "temperature 0.8, top-k 200, no top-p", run: rowNanoGPTDefaults},
 		{name: "attention", section: secExtra, figure: "attention of one layer and head, and of every head of that layer (notebook figure, not a study row)",
 			study: "—", run: rowAttention},
 		{name: "sampling-figures", section: secExtra, figure: "next-token candidates and top-p/top-k against temperature on the model used (notebook figure)",
@@ -935,6 +935,10 @@ func (r *reproducer) promptFor(m *gpt.Model) []int {
 		return r.encoder.Encode(goPrompt)
 	}
 	return tokens(11, m.Config.VocabSize)
+}
+
+func rowNanoGPTDefaults(r *reproducer) (rowResult, error) {
+	return rowResult{ours: "gpt.NanoGPT = " + gpt.NanoGPT.String(), model: "gpt.Policy"}, nil
 }
 
 // ---- Figures of the notebooks
