@@ -95,6 +95,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 		k.publish(parent, MsgExecuteResult, executeResult{ExecutionCount: count, Data: data, Metadata: metadata})
 		out, _ = data[display.MIMEPlain].(string)
 	}
+	if err == nil && len(r.UserExpressions) > 0 {
+		reply.UserExpressions = k.userExpressions(ctx, r.UserExpressions)
+	}
 	if store {
 		k.remember(count, r.Code, out)
 	}
@@ -113,6 +116,26 @@ func (k *Kernel) run(ctx context.Context, code string, sink *cellSink) (result *
 		}
 	}()
 	return k.engine.Execute(ctx, code, sink)
+}
+
+// userExpressions evaluates the front end's user_expressions after a successful cell, each to
+// {status, data, metadata} or {status: error, ename, evalue, traceback}. They print nowhere.
+func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := make(map[string]any, len(exprs))
+	for name, expr := range exprs {
+		result, err := k.run(ctx, expr, &cellSink{k: k, silent: true, ctx: ctx})
+		switch {
+		case err != nil:
+			e := cellError(err, ctx)
+			out[name] = errorContent{Status: "error", Ename: e.Name, Evalue: e.Value, Traceback: e.Traceback}
+		case result == nil:
+			out[name] = map[string]any{"status": "error", "ename": "NoValue", "evalue": expr + " has no value", "traceback": []string{}}
+		default:
+			data, metadata := wireBundle(*result)
+			out[name] = map[string]any{"status": "ok", "data": data, "metadata": metadata}
+		}
+	}
+	return out
 }
 
 // cellError turns any error from Execute into the name, value and traceback a client shows.

@@ -299,3 +299,11 @@ def test_comm_target_registered_by_a_cell(k):
         [("comm_msg", "c-echo", {"echo": 42})]
     send("comm_close", {"comm_id": "c-echo", "data": {}})
     assert k.shell_reply(k.kc.comm_info())["content"]["comms"] == {}
+
+
+def test_user_expressions(k):
+    reply, outs = k.execute("ux := 20", user_expressions={"double": "ux * 2", "bad": "nosuchname + 1"})
+    ue = reply["user_expressions"]
+    assert ue["double"] == {"status": "ok", "data": {"text/plain": "40"}, "metadata": {}}
+    assert ue["bad"]["status"] == "error" and "nosuchname" in ue["bad"]["evalue"]
+    assert outs == [], "user expressions print nothing"
