@@ -2,6 +2,9 @@ package gpt
 
 import (
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +48,24 @@ func BenchmarkForwardSmall1024(b *testing.B) {
 		}
 	}
 	b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if mib := peakRSSMiB(); mib > 0 {
+		b.ReportMetric(mib, "peak-RSS-MiB")
+	}
+}
+
+// peakRSSMiB is the process's peak resident set (VmHWM in /proc/self/status, Linux), or 0.
+func peakRSSMiB() float64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // BenchmarkDecodeStepSmall is one cached decode step of GPT-2 small after a 512-token prompt.

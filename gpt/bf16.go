@@ -160,9 +160,9 @@ func (m *Model) logits(out, x []float32, N int) {
 			})
 			continue
 		}
-		gemmRows(N, func(lo, hi int) {
-			blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, hi-lo, nv, C,
-				1, x[lo*C:], C, w, C, 0, out[lo*V+v0:], V)
+		gemmSplit(N, nv, func(r0, r1, c0, c1 int) {
+			blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, r1-r0, c1-c0, C,
+				1, x[r0*C:], C, w[c0*C:], C, 0, out[r0*V+v0+c0:], V)
 		})
 	}
 }

@@ -18,6 +18,22 @@
 //
 //	fmt.Println(gpt.Count(gpt.Small)) // 124,439,808 parameters tied, 163,037,184 untied
 //
+//	m, err := gpt.New(gpt.Small)
+//	m.Init(1337, true)                    // GPT-2's init, the residual projections scaled
+//	out, err := m.Forward(batch, targets) // logits (B, T, V) and the mean cross-entropy
+//	out, err = m.Forward(batch, nil)      // the last position's logits (B, 1, V) only
+//	c := m.NewCache()                     // one slab of 2·L·BlockSize·C float32
+//	logits, err := m.ForwardCached(c, ids) // only the new positions; c.Len() grows by len(ids)
+//	tr, err := m.Trace(ids, gpt.TraceOptions{Position: -1}) // norms by depth, attention, timings; tr.HTML()
+//	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
+//	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
+//
+// Speed: matrix products go through gonum's blas32, pure Go by default and OpenBLAS when
+// built with -tags openblas (as the Makefile does); one-row products (a cached decode step)
+// are matrix-vector products. Attention is a fused causal kernel (attention.go) and the
+// exponentials of softmax and GELU run eight at a time with AVX2 where the CPU has it.
+// Every fast kernel has a naive reference beside it that the tests compare it with.
+//
 //	path, err := gpt.Find()     // $GPT2_WEIGHTS, or GPT-2 in the Hugging Face cache
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})

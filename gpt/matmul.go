@@ -38,9 +38,9 @@ func matmulForward(out, inp, w, bias []float32, N, C, OC int) {
 		})
 		return
 	}
-	gemmRows(N, func(lo, hi int) {
-		blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, OC, C,
-			1, inp[lo*C:], C, w, OC, beta, out[lo*OC:], OC)
+	gemmSplit(N, OC, func(r0, r1, c0, c1 int) {
+		blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, r1-r0, c1-c0, C,
+			1, inp[r0*C:], C, w[c0:], OC, beta, out[r0*OC+c0:], OC)
 	})
 }
 
@@ -72,9 +72,9 @@ func logitsForward(out, inp, wte []float32, N, C, V int) {
 		})
 		return
 	}
-	gemmRows(N, func(lo, hi int) {
-		blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, hi-lo, V, C,
-			1, inp[lo*C:], C, wte, C, 0, out[lo*V:], V)
+	gemmSplit(N, V, func(r0, r1, c0, c1 int) {
+		blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, r1-r0, c1-c0, C,
+			1, inp[r0*C:], C, wte[c0*C:], C, 0, out[r0*V+c0:], V)
 	})
 }
 
@@ -88,6 +88,20 @@ func logitsNaive(out, inp, wte []float32, N, C, V int) {
 			}
 			out[n*V+v] = float32(s)
 		}
+	}
+}
+
+// gemmSplit splits the product behind an (N, OC) output over the cores when this build's
+// BLAS does not (see splitGemm): by rows when there are enough of them, otherwise (a
+// batch of a few last positions) by columns.
+func gemmSplit(N, OC int, fn func(r0, r1, c0, c1 int)) {
+	switch {
+	case !splitGemm:
+		fn(0, N, 0, OC)
+	case N >= 64:
+		parallelChunks(N, 16, func(lo, hi int) { fn(lo, hi, 0, OC) })
+	default:
+		parallelChunks(OC, 64, func(lo, hi int) { fn(0, N, lo, hi) })
 	}
 }
 

@@ -25,3 +25,6 @@ const BLAS = "OpenBLAS (cgo)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = true
+
+// splitGemm: OpenBLAS runs single-threaded here, so the model splits its products.
+const splitGemm = true

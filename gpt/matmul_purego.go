@@ -11,3 +11,6 @@ const BLAS = "gonum (pure Go)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = false
+
+// splitGemm: gonum's pure-Go Sgemm splits its products over the cores itself.
+const splitGemm = false

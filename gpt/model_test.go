@@ -87,8 +87,8 @@ func naiveForward(m *Model, ids []int) []float32 {
 
 func TestKernelsMatchNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, N := range []int{1, 3, 70} {
-		C, OC := 48, 80
+	for _, N := range []int{1, 3, 70, 130} {
+		C, OC := 48, 200
 		inp, w, bias := randomSlice(rng, N*C, 1), randomSlice(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
 		got, want := make([]float32, N*OC), make([]float32, N*OC)
 		matmulForward(got, inp, w, bias, N, C, OC)

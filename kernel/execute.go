@@ -79,7 +79,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 	if topic, ok := helpTopic(r.Code); ok {
 		reply.Payload = append(reply.Payload, k.page(topic))
 	} else {
-		result, err = k.run(ctx, r.Code, &cellSink{k: k, parent: parent, silent: r.Silent})
+		sink := &cellSink{k: k, parent: parent, silent: r.Silent, ctx: ctx,
+			allowStdin: r.AllowStdin, identities: req.Identities}
+		result, err = k.run(ctx, r.Code, sink)
 	}
 
 	var out string
@@ -92,6 +94,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 		data, metadata := wireBundle(*result)
 		k.publish(parent, MsgExecuteResult, executeResult{ExecutionCount: count, Data: data, Metadata: metadata})
 		out, _ = data[display.MIMEPlain].(string)
+	}
+	if err == nil && len(r.UserExpressions) > 0 {
+		reply.UserExpressions = k.userExpressions(ctx, r.UserExpressions)
 	}
 	if store {
 		k.remember(count, r.Code, out)
@@ -111,6 +116,26 @@ func (k *Kernel) run(ctx context.Context, code string, sink *cellSink) (result *
 		}
 	}()
 	return k.engine.Execute(ctx, code, sink)
+}
+
+// userExpressions evaluates the front end's user_expressions after a successful cell, each to
+// {status, data, metadata} or {status: error, ename, evalue, traceback}. They print nowhere.
+func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := make(map[string]any, len(exprs))
+	for name, expr := range exprs {
+		result, err := k.run(ctx, expr, &cellSink{k: k, silent: true, ctx: ctx})
+		switch {
+		case err != nil:
+			e := cellError(err, ctx)
+			out[name] = errorContent{Status: "error", Ename: e.Name, Evalue: e.Value, Traceback: e.Traceback}
+		case result == nil:
+			out[name] = map[string]any{"status": "error", "ename": "NoValue", "evalue": expr + " has no value", "traceback": []string{}}
+		default:
+			data, metadata := wireBundle(*result)
+			out[name] = map[string]any{"status": "ok", "data": data, "metadata": metadata}
+		}
+	}
+	return out
 }
 
 // cellError turns any error from Execute into the name, value and traceback a client shows.
@@ -191,6 +216,10 @@ type cellSink struct {
 	k      *Kernel
 	parent *Header
 	silent bool
+
+	ctx        context.Context // the cell's: cancelled on interrupt
+	allowStdin bool            // the front end accepts input_request
+	identities [][]byte        // the front end's routing ids, for input_request
 }
 
 type streamContent struct {

@@ -31,9 +31,10 @@ type Kernel struct {
 
 	shell, control, stdin, iopub, hb *socket
 
-	shellQueue chan *Message
-	done       chan struct{} // closed by shutdown
-	doneOnce   sync.Once
+	shellQueue   chan *Message
+	inputReplies chan *Message // input_reply messages from stdin, for the cell in Input
+	done         chan struct{} // closed by shutdown
+	doneOnce     sync.Once
 
 	mu        sync.Mutex
 	cancel    context.CancelFunc // cancels the running cell; nil when idle
@@ -54,13 +55,14 @@ type socket struct {
 // os.Stderr: the session redirects fd 2 into the running cell; use session.LogWriter()).
 func New(conn ConnectionInfo, e Engine, logw io.Writer) *Kernel {
 	k := &Kernel{
-		conn:       conn,
-		signer:     signer{key: []byte(conn.Key)},
-		log:        log.New(logw, "gptnotes kernel: ", log.LstdFlags|log.Lmicroseconds),
-		engine:     e,
-		id:         newID(),
-		shellQueue: make(chan *Message, 256),
-		done:       make(chan struct{}),
+		conn:         conn,
+		signer:       signer{key: []byte(conn.Key)},
+		log:          log.New(logw, "gptnotes kernel: ", log.LstdFlags|log.Lmicroseconds),
+		engine:       e,
+		id:           newID(),
+		shellQueue:   make(chan *Message, 256),
+		inputReplies: make(chan *Message, 1),
+		done:         make(chan struct{}),
 	}
 	return k
 }
@@ -93,6 +95,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 	k.publish(nil, MsgStatus, statusContent{"starting"})
 	go k.heartbeat()
 	go k.readShell()
+	go k.readStdin()
 	go k.serveShell()
 	go k.serveControl()
 	k.log.Printf("listening on %s (shell %d, iopub %d, control %d)", k.conn.IP, k.conn.ShellPort, k.conn.IOPubPort, k.conn.ControlPort)

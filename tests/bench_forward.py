@@ -13,14 +13,14 @@ side is compiled first (go test -c) so that its peak RSS is that of the benchmar
 alone; it inherits OMP_WAIT_POLICY too, which OpenBLAS ignores. Both report the best of
 --runs forwards after one warm-up, the GFLOP/s that time means (the products of the
 12·C²·T per block, the output layer's V·C·T and the causal half of attention, ×2), and
-the process's peak RSS. The load average is printed with the figures: on a shared machine
+the process's peak RSS (VmHWM: for PyTorch the Python process with torch loaded; for ours the
+Go benchmark process, weights and all). The load average is printed with the figures: on a shared machine
 they move with it.
 """
 import argparse
 import math
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -116,18 +116,25 @@ def bench_go(runs, tags):
         if tags == "openblas":
             env.setdefault("CGO_LDFLAGS", "-lopenblas")
         subprocess.run(cmd + ["./gpt/"], cwd=root, env=env, check=True)
-        p = subprocess.Popen([binary, "-test.run", "^$", "-test.bench", "ForwardSmall1024$",
+        out = subprocess.run([binary, "-test.run", "^$", "-test.bench", "ForwardSmall1024$",
                               "-test.benchtime", f"{runs}x"], cwd=os.path.join(root, "gpt"),
-                             env=env, stdout=subprocess.PIPE, text=True)
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)  # this child's own peak RSS, not the compiler's
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode != 0:
-            sys.exit(f"benchmark failed ({p.returncode}):\n{out}")
+                             env=env, check=True, capture_output=True, text=True).stdout
     m = re.search(r"BenchmarkForwardSmall1024\S*\s+\d+\s+(\d+) ns/op", out)
     if not m:
         sys.exit("no benchmark line in:\n" + out)
-    return int(m.group(1)) / 1e9, usage.ru_maxrss / 1024
+    # The benchmark reports its own VmHWM: a child's ru_maxrss would include the Python
+    # process it was forked from.
+    rss = re.search(r"([\d.]+) peak-RSS-MiB", out)
+    return int(m.group(1)) / 1e9, float(rss.group(1)) if rss else float("nan")
+
+
+def peak_rss_mib():
+    """VmHWM of this process: the peak resident set since it started."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def main():
@@ -144,7 +151,7 @@ def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
           f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, load {os.getloadavg()[0]:.2f}")
     tt = bench_torch(args.runs, torch.float32)
-    rss_torch = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss_torch = peak_rss_mib()
     print(f"pytorch fp32: {tt:.3f} s, {flops() / tt / 1e9:.1f} GFLOP/s, peak RSS {rss_torch:.0f} MiB", flush=True)
     if args.bf16:
         tb = bench_torch(args.runs, torch.bfloat16)

@@ -256,3 +256,54 @@ def test_top_level_help_lists_commands():
     r = subprocess.run([BIN, "--help"], capture_output=True, text=True, timeout=10)
     for cmd in ("install", "kernel", "notebook", "version"):
         assert cmd in r.stderr
+
+
+def test_input_request_on_stdin(k):
+    k.execute('import (\n\t"fmt"\n\t"github.com/gptnotes/gptnotes/kernel/display"\n)')
+    prompts = []
+
+    def answer(msg):
+        prompts.append(msg["content"])
+        k.kc.input("Ada")
+
+    code = 'name, err := display.Input("your name? ")\nfmt.Println("hello,", name, err)'
+    reply = k.kc.execute_interactive(code, allow_stdin=True, stdin_hook=answer, timeout=30,
+                                     output_hook=lambda m: None)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    assert prompts == [{"prompt": "your name? ", "password": False}]
+    assert k.stdout("fmt.Println(name)") == "Ada\n"
+    # A front end that does not accept input (allow_stdin false) gets an error, not a hang.
+    out = k.stdout('_, err = display.Password("pin? ")\nfmt.Println(err)', allow_stdin=False)
+    assert "does not accept input" in out
+
+
+def test_comm_target_registered_by_a_cell(k):
+    reply, _ = k.execute('import "github.com/gptnotes/gptnotes/kernel/comm"\n'
+                         'comm.Register("echo", func(c *comm.Comm, data map[string]any) {\n'
+                         '\tc.Send(map[string]any{"opened": data["hello"]})\n'
+                         '\tc.OnMsg(func(d map[string]any) { c.Send(map[string]any{"echo": d["x"]}) })\n'
+                         '})')
+    assert reply["status"] == "ok", reply
+
+    def send(msg_type, content):
+        msg = k.kc.session.msg(msg_type, content)
+        k.kc.shell_channel.send(msg)
+        return [m for m in k.iopub_until_idle(msg["header"]["msg_id"]) if m["msg_type"].startswith("comm")]
+
+    out = send("comm_open", {"comm_id": "c-echo", "target_name": "echo", "data": {"hello": "world"}})
+    assert [(m["msg_type"], m["content"]["data"]) for m in out] == [("comm_msg", {"opened": "world"})]
+    info = k.shell_reply(k.kc.comm_info(target_name="echo"))["content"]
+    assert info["comms"] == {"c-echo": {"target_name": "echo"}}
+    out = send("comm_msg", {"comm_id": "c-echo", "data": {"x": 42}})
+    assert [(m["msg_type"], m["content"]["comm_id"], m["content"]["data"]) for m in out] == \
+        [("comm_msg", "c-echo", {"echo": 42})]
+    send("comm_close", {"comm_id": "c-echo", "data": {}})
+    assert k.shell_reply(k.kc.comm_info())["content"]["comms"] == {}
+
+
+def test_user_expressions(k):
+    reply, outs = k.execute("ux := 20", user_expressions={"double": "ux * 2", "bad": "nosuchname + 1"})
+    ue = reply["user_expressions"]
+    assert ue["double"] == {"status": "ok", "data": {"text/plain": "40"}, "metadata": {}}
+    assert ue["bad"]["status"] == "error" and "nosuchname" in ue["bad"]["evalue"]
+    assert outs == [], "user expressions print nothing"

@@ -102,7 +102,7 @@ func points(p *plot.Plot, name string, xs, ys []float64, c color.Color, shape dr
 }
 
 // labels writes texts at xs, ys, shifted right of the point.
-func labels(p *plot.Plot, xs, ys []float64, texts []string, c color.Color) {
+func labels(p *plot.Plot, xs, ys []float64, texts []string, c color.Color) *plotter.Labels {
 	pts := make(plotter.XYs, len(xs))
 	for k := range xs {
 		pts[k] = plotter.XY{X: xs[k], Y: ys[k]}
@@ -118,6 +118,7 @@ func labels(p *plot.Plot, xs, ys []float64, texts []string, c color.Color) {
 	}
 	l.Offset = vg.Point{X: vg.Points(5)}
 	p.Add(l)
+	return l
 }
 
 // hline draws a horizontal reference line at y across [x0, x1].

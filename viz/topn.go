@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gptnotes/gptnotes/gpt"
 )
@@ -50,7 +51,10 @@ func TopTokens(cs gpt.Candidates, d gpt.Decoder, title string) *plot.Plot {
 	for j, v := range vals {
 		xs[j], ys[j], texts[j] = v, float64(j), fmt.Sprintf("%.1f%%", v)
 	}
-	labels(p, xs, ys, texts, studyColor)
+	l := labels(p, xs, ys, texts, studyColor)
+	for i := range l.TextStyle {
+		l.TextStyle[i].YAlign = draw.YCenter // beside the bar, not above it
+	}
 	if n > 0 {
 		p.X.Max = vals[n-1] * 1.2
 	}

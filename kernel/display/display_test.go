@@ -140,3 +140,27 @@ func TestRenderInterpreterWrapper(t *testing.T) {
 		t.Errorf("wrapper rendered as %v, want text/html <b>3</b> and text/plain {3}", b.Data)
 	}
 }
+
+type asker struct{ recorder }
+
+func (a *asker) Input(prompt string, password bool) (string, error) {
+	if password {
+		return "secret for " + prompt, nil
+	}
+	return "answer to " + prompt, nil
+}
+
+func TestInput(t *testing.T) {
+	SetPublisher(&recorder{})
+	if _, err := Input("name?"); err != ErrNoInput {
+		t.Errorf("Input through a publisher that cannot ask: err %v, want ErrNoInput", err)
+	}
+	SetPublisher(&asker{})
+	defer SetPublisher(nil)
+	if got, err := Input("name?"); got != "answer to name?" || err != nil {
+		t.Errorf("Input = %q, %v", got, err)
+	}
+	if got, _ := Password("pin?"); got != "secret for pin?" {
+		t.Errorf("Password = %q", got)
+	}
+}

@@ -14,8 +14,10 @@ func init() {
 		// function, constant and variable definitions
 		"ClearOutput":  reflect.ValueOf(display.ClearOutput),
 		"Display":      reflect.ValueOf(display.Display),
+		"ErrNoInput":   reflect.ValueOf(&display.ErrNoInput).Elem(),
 		"HTML":         reflect.ValueOf(display.HTML),
 		"Image":        reflect.ValueOf(display.Image),
+		"Input":        reflect.ValueOf(display.Input),
 		"JPEG":         reflect.ValueOf(display.JPEG),
 		"JSON":         reflect.ValueOf(display.JSON),
 		"Latex":        reflect.ValueOf(display.Latex),
@@ -33,6 +35,7 @@ func init() {
 		"New":          reflect.ValueOf(display.New),
 		"NewHandle":    reflect.ValueOf(display.NewHandle),
 		"PNG":          reflect.ValueOf(display.PNG),
+		"Password":     reflect.ValueOf(display.Password),
 		"Plain":        reflect.ValueOf(display.Plain),
 		"PlotHeight":   reflect.ValueOf(&display.PlotHeight).Elem(),
 		"PlotWidth":    reflect.ValueOf(&display.PlotWidth).Elem(),
@@ -45,6 +48,7 @@ func init() {
 		"HTMLString":     reflect.ValueOf((*display.HTMLString)(nil)),
 		"HTMLer":         reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":         reflect.ValueOf((*display.Handle)(nil)),
+		"InputReader":    reflect.ValueOf((*display.InputReader)(nil)),
 		"JPEGer":         reflect.ValueOf((*display.JPEGer)(nil)),
 		"JSONer":         reflect.ValueOf((*display.JSONer)(nil)),
 		"LatexString":    reflect.ValueOf((*display.LatexString)(nil)),
@@ -57,14 +61,15 @@ func init() {
 		"SVGer":          reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
-		"_HTMLer":     reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_HTMLer)(nil)),
-		"_JPEGer":     reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_JPEGer)(nil)),
-		"_JSONer":     reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_JSONer)(nil)),
-		"_Latexer":    reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Latexer)(nil)),
-		"_Markdowner": reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Markdowner)(nil)),
-		"_PNGer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_PNGer)(nil)),
-		"_Publisher":  reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Publisher)(nil)),
-		"_SVGer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_SVGer)(nil)),
+		"_HTMLer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_HTMLer)(nil)),
+		"_InputReader": reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_InputReader)(nil)),
+		"_JPEGer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_JPEGer)(nil)),
+		"_JSONer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_JSONer)(nil)),
+		"_Latexer":     reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Latexer)(nil)),
+		"_Markdowner":  reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Markdowner)(nil)),
+		"_PNGer":       reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_PNGer)(nil)),
+		"_Publisher":   reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Publisher)(nil)),
+		"_SVGer":       reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_SVGer)(nil)),
 	}
 }
 
@@ -76,6 +81,16 @@ type _github_com_gptnotes_gptnotes_kernel_display_HTMLer struct {
 
 func (W _github_com_gptnotes_gptnotes_kernel_display_HTMLer) HTML() string {
 	return W.WHTML()
+}
+
+// _github_com_gptnotes_gptnotes_kernel_display_InputReader is an interface wrapper for InputReader type
+type _github_com_gptnotes_gptnotes_kernel_display_InputReader struct {
+	IValue interface{}
+	WInput func(prompt string, password bool) (string, error)
+}
+
+func (W _github_com_gptnotes_gptnotes_kernel_display_InputReader) Input(prompt string, password bool) (string, error) {
+	return W.WInput(prompt, password)
 }
 
 // _github_com_gptnotes_gptnotes_kernel_display_JPEGer is an interface wrapper for JPEGer type

@@ -63,6 +63,8 @@ type reproducer struct {
 	weights  string    // --weights, or "" to search with gpt.Find
 	progress io.Writer // progress lines
 	sampleK  int       // the uncached loop is timed on every k-th step
+	lastNote time.Time // when the running row last reported progress
+	noted    bool      // whether it did
 
 	// Built on first use and shared by later rows.
 	small       *gpt.Model                        // GPT-2 small, random init (seed 1, scaled)
@@ -177,8 +179,10 @@ func (r *reproducer) run(rows []studyRow) error {
 	var reports []rowReport
 	failed := 0
 	for i, row := range rows {
-		fmt.Fprintf(r.progress, "reproduce: [%2d/%d] %-20s ", i+1, len(rows), row.name)
+		head := fmt.Sprintf("reproduce: [%2d/%d] %-20s ", i+1, len(rows), row.name)
+		fmt.Fprint(r.progress, head)
 		t0 := time.Now()
+		r.lastNote, r.noted = t0, false
 		var res rowResult
 		var err error
 		if row.kind == fact {
@@ -187,6 +191,9 @@ func (r *reproducer) run(rows []studyRow) error {
 			res, err = row.run(r)
 		}
 		el := time.Since(t0)
+		if r.noted { // the row's progress notes took the line: start the result on a new one
+			fmt.Fprint(r.progress, "\n"+head)
+		}
 		switch {
 		case errors.Is(err, errNeedsWeights), errors.Is(err, errNeedsTrained):
 			fmt.Fprintf(r.progress, "%6.1fs  %v\n", el.Seconds(), err)
@@ -213,9 +220,9 @@ func (r *reproducer) run(rows []studyRow) error {
 func (r *reproducer) report(reports []rowReport, start time.Time, load string) string {
 	var b strings.Builder
 	b.WriteString("# gptnotes reproduce\n\n")
-	fmt.Fprintf(&b, "Run %s, %.0f s; %s/%s, %d CPUs, load average at start %s; %s; matrix products: %s.\n\n",
+	fmt.Fprintf(&b, "Run %s, %.0f s; %s/%s, %d CPUs, load average %s at the start and %s at the end (timings share the CPUs with that load); %s; matrix products: %s.\n\n",
 		start.UTC().Format("2006-01-02 15:04 UTC"), time.Since(start).Seconds(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), load, runtime.Version(), gpt.BLAS)
+		runtime.NumCPU(), load, loadAverage(), runtime.Version(), gpt.BLAS)
 	if r.openaiTried {
 		if r.openai != nil {
 			fmt.Fprintf(&b, "OpenAI's GPT-2: %s.\n\n", r.openaiPath)
@@ -282,6 +289,15 @@ func loadAverage() string {
 		return f[0]
 	}
 	return "unknown"
+}
+
+// note reports how far a long row has come, at most every 10 seconds, on a line of its own.
+func (r *reproducer) note(format string, args ...any) {
+	if time.Since(r.lastNote) < 10*time.Second {
+		return
+	}
+	r.lastNote, r.noted = time.Now(), true
+	fmt.Fprintf(r.progress, "\n    … "+format, args...)
 }
 
 // save writes a figure as out/name.png and out/name.svg.

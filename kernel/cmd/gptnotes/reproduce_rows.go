@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -85,8 +86,8 @@ func studyRows() []studyRow {
 			study: "237 tokens for capital, 1 for numpy", run: rowTopP},
 		{name: "greedy-repeats", section: secSampling, figure: "greedy GPT-2 small, 200 tokens", kind: openAIOnly,
 			study: "repeats its own sentence", run: rowGreedyRepeats},
-		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults", kind: fact,
-			study: "temperature 0.8, top-k 200, no top-p"},
+		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults",
+			study: "temperature 0.8, top-k 200, no top-p", run: rowNanoGPTDefaults},
 		{name: "attention", section: secExtra, figure: "attention of one layer and head, and of every head of that layer (notebook figure, not a study row)",
 			study: "—", run: rowAttention},
 		{name: "sampling-figures", section: secExtra, figure: "next-token candidates and top-p/top-k against temperature on the model used (notebook figure)",
@@ -198,7 +199,7 @@ func rowResidual(r *reproducer) (rowResult, error) {
 	}
 	gs := make([]gpt.Growth, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
+	next, done := make(chan int), make(chan int, len(jobs))
 	var wg sync.WaitGroup
 	for w := 0; w < 2; w++ {
 		wg.Add(1)
@@ -208,13 +209,20 @@ func rowResidual(r *reproducer) (rowResult, error) {
 				j := jobs[i]
 				cfg := gpt.Config{VocabSize: 1024, BlockSize: 1024, Layers: j.layers, Heads: 12, Channels: 768}
 				gs[i], errs[i] = gpt.ResidualGrowth(cfg, j.seed, j.scaled, 64)
+				done <- i
 			}
 		}()
 	}
-	for i := range jobs {
-		next <- i
+	go func() {
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+	}()
+	for n := 1; n <= len(jobs); n++ {
+		j := jobs[<-done]
+		r.note("residual: %d of %d runs done (last: %d blocks, scaled %v, seed %d)", n, len(jobs), j.layers, j.scaled, j.seed)
 	}
-	close(next)
 	wg.Wait()
 	var parts []string
 	for i := 0; i < len(jobs); i += 3 {
@@ -285,7 +293,8 @@ func rowForward1024(r *reproducer) (rowResult, error) {
 	if err != nil {
 		return rowResult{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: smallRandom}, nil
+	_, name, _ := r.timingModel()
+	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
 }
 
 // forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
@@ -294,7 +303,7 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
 	}
-	m, err := r.smallModel()
+	m, _, err := r.timingModel()
 	if err != nil {
 		return 0, err
 	}
@@ -361,7 +370,7 @@ func everyN(step, last int) []int {
 }
 
 func rowTimeRatio(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -384,6 +393,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 		}
 		sum += st.Time
 		cached = append(cached, sum)
+		r.note("time-ratio: cached loop, %d of %d tokens", i+1, last)
 	}
 	// Uncached: step i forwards the whole context of 11+i tokens, whatever the tokens are,
 	// so its time depends on i only. Time every k-th step and count it k times.
@@ -397,6 +407,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 			return rowResult{}, err
 		}
 		d := time.Since(t0)
+		r.note("time-ratio: uncached loop, step %d of %d (%d positions: %.2f s)", i+1, last, 11+i, d.Seconds())
 		for j := i; j < min(i+k, last); j++ {
 			sum += d
 			uncached[j] = sum
@@ -422,7 +433,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	if k > 1 {
 		sampled = fmt.Sprintf("uncached timed on every %d-th step", k)
 	}
-	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: smallRandom, figures: []string{"positions"}}, nil
+	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: name, figures: []string{"positions"}}, nil
 }
 
 func rowKVCache(r *reproducer) (rowResult, error) {
@@ -455,7 +466,7 @@ func rowKVCache(r *reproducer) (rowResult, error) {
 }
 
 func rowDecode1023(r *reproducer) (rowResult, error) {
-	m, err := r.smallModel()
+	m, name, err := r.timingModel()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -464,8 +475,11 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	t0 := time.Now()
-	if _, err := g.Steps(1023); err != nil {
-		return rowResult{}, err
+	for i := 0; i < 1023; i++ {
+		if _, err := g.Step(); err != nil {
+			return rowResult{}, err
+		}
+		r.note("decode-1023: %d of 1,023 tokens", i+1)
 	}
 	d := time.Since(t0)
 	fwd, err := r.forwardTime()
@@ -473,7 +487,7 @@ func rowDecode1023(r *reproducer) (rowResult, error) {
 		return rowResult{}, err
 	}
 	return rowResult{ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
-		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: smallRandom}, nil
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: name}, nil
 }
 
 func rowCrop(r *reproducer) (rowResult, error) {
@@ -797,8 +811,8 @@ func rowGreedyRepeats(r *reproducer) (rowResult, error) {
 	if at < 0 {
 		return rowResult{ours: "no span of 8 tokens repeats in 200 greedy tokens", model: r.openAIName()}, nil
 	}
-	return rowResult{ours: fmt.Sprintf("from token %d it repeats a span first generated %d tokens earlier: %q",
-		at, span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
+	return rowResult{ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
+		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
 }
 
 // firstRepeat finds the first position at whose n tokens occurred before, and how far back;
@@ -858,9 +872,9 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 	if r.shipped == nil && r.shippedErr == nil {
 		path, err := shippedModelPath()
 		if err != nil {
-			r.shippedErr = err
+			r.shippedErr = fmt.Errorf("%w: %v", errNeedsTrained, err)
 		} else if m, _, err := gpt.Load(path); err != nil {
-			r.shippedErr = err
+			r.shippedErr = fmt.Errorf("the shipped model: %w", err) // there is one, and it is broken
 		} else {
 			r.shipped, r.shippedPath = m, path
 			// Its tokenizer is saved beside it: gopher.safetensors → gopher.tok.
@@ -870,9 +884,19 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 		}
 	}
 	if r.shipped == nil {
-		return nil, "", fmt.Errorf("%w: %v", errNeedsTrained, r.shippedErr)
+		return nil, "", r.shippedErr
 	}
 	return r.shipped, "shipped model " + r.shippedPath, nil
+}
+
+// timingModel is the model the timing rows run: OpenAI's GPT-2 small when found, else GPT-2
+// small at init (the time of a forward does not depend on the weights).
+func (r *reproducer) timingModel() (*gpt.Model, string, error) {
+	if m := r.openAI(); m != nil {
+		return m, r.openAIName(), nil
+	}
+	m, err := r.smallModel()
+	return m, smallRandom, err
 }
 
 // shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
@@ -883,6 +907,9 @@ func shippedModelPath() (string, error) {
 		return "", err
 	}
 	for {
+		if p := filepath.Join(dir, "testdata", "gopher.safetensors"); exists(p) {
+			return p, nil
+		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.safetensors"))
 		if len(matches) > 0 {
 			return matches[0], nil
@@ -908,6 +935,10 @@ func (r *reproducer) promptFor(m *gpt.Model) []int {
 		return r.encoder.Encode(goPrompt)
 	}
 	return tokens(11, m.Config.VocabSize)
+}
+
+func rowNanoGPTDefaults(r *reproducer) (rowResult, error) {
+	return rowResult{ours: "gpt.NanoGPT = " + gpt.NanoGPT.String(), model: "gpt.Policy"}, nil
 }
 
 // ---- Figures of the notebooks
@@ -951,6 +982,7 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 		if err != nil {
 			return rowResult{}, err
 		}
+		r.note("loss-curve: step %d of %d, loss %.2f", res.Step, steps, res.Loss)
 		if res.Step%50 == 0 {
 			v, err := t.Evaluate()
 			if err != nil {
@@ -972,11 +1004,14 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 // is none), once per query position, and draws layer L/2 head 0 and every head of that layer.
 func rowAttention(r *reproducer) (rowResult, error) {
 	m, name, err := r.trained()
-	if err != nil {
+	if errors.Is(err, errNeedsTrained) {
 		if m, err = r.smallModel(); err != nil {
 			return rowResult{}, err
 		}
 		name = smallRandom
+	}
+	if err != nil {
+		return rowResult{}, err
 	}
 	ids := r.promptFor(m)
 	for len(ids) < 16 {

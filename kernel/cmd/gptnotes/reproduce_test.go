@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/tokenizer"
 )
 
 // The cheap rows of `gptnotes reproduce` (arithmetic, allocation, a tiny model): the run
@@ -129,7 +130,18 @@ func splitRow(line string) []string {
 func TestReproduceShippedModelRows(t *testing.T) {
 	work := t.TempDir()
 	t.Setenv("GPT2_WEIGHTS", filepath.Join(work, "no-such-model.safetensors"))
-	m, err := gpt.New(gpt.Tiny)
+	// Its tokenizer, saved beside it, is trained on a little Go source.
+	src, err := os.ReadFile(filepath.Join(gpt.GoSourceDir(), "strings", "strings.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenizer.Train(string(src), 300, tokenizer.TrainOptions{Special: []string{tokenizer.EndOfText}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gpt.Tiny
+	cfg.VocabSize = tok.VocabSize()
+	m, err := gpt.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +152,11 @@ func TestReproduceShippedModelRows(t *testing.T) {
 	if err := gpt.Save(filepath.Join(work, "testdata", "tiny.safetensors"), m, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := tok.Save(filepath.Join(work, "testdata", "tiny.tok")); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(work)
-	rows := []string{"cached-vs-uncached", "bf16", "batch", "repeatability", "attention"}
+	rows := []string{"cached-vs-uncached", "bf16", "batch", "repeatability", "attention", "sampling-figures"}
 	out := filepath.Join(work, "out")
 	if err := runReproduce([]string{"--out", out, "--only", strings.Join(rows, ",")}); err != nil {
 		t.Fatal(err)
@@ -162,9 +177,32 @@ func TestReproduceShippedModelRows(t *testing.T) {
 			t.Errorf("%s: model %q, want the shipped model", row[0], row[4])
 		}
 	}
-	for _, f := range []string{"caching.png", "precision.svg", "attention.png", "attention_heads.svg"} {
+	for _, f := range []string{"caching.png", "precision.svg", "attention.png", "attention_heads.svg",
+		"next_token.png", "sampling.svg", "sampling_slider.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("figure %s: %v", f, err)
+		}
+	}
+}
+
+func TestFirstRepeat(t *testing.T) {
+	for _, c := range []struct {
+		ids      []int
+		n        int
+		at, back int
+	}{
+		{[]int{1, 2, 3, 4, 5}, 2, -1, 0},
+		{[]int{9, 1, 2, 3, 1, 2, 3, 7}, 3, 4, 3},
+		{[]int{5, 5, 5, 5}, 2, 1, 1},
+	} {
+		at, back := firstRepeat(c.ids, c.n)
+		if at != c.at || back != c.back {
+			t.Errorf("firstRepeat(%v, %d) = %d, %d; want %d, %d", c.ids, c.n, at, back, c.at, c.back)
+		}
+	}
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 5: "5th", 11: "11th", 12: "12th", 21: "21st", 113: "113th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %s, want %s", n, got, want)
 		}
 	}
 }

@@ -37,6 +37,10 @@ const (
 // reaches a sink. NUL bytes keep it out of ordinary text.
 var flushMarker = []byte("\x00gptnotes:flush\x00")
 
+// fd1 is descriptor 1 as a file: the interpreter's stdout. (os.Stdout is a variable a program,
+// or a test runner, may reassign.)
+var fd1 = os.NewFile(1, "stdout")
+
 var (
 	captureOnce sync.Once
 	captureErr  error

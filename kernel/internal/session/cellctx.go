@@ -148,7 +148,7 @@ func (c *cellCtx) captureTrailing(p *piece) bool {
 		return false
 	}
 	c.trailing = es.X
-	if rs := c.renderedResult(es.X); rs != nil {
+	if rs := c.renderCalls(es.X, "ResultWith"); rs != nil {
 		p.body.List = append(p.body.List[:n-1], rs...)
 		c.renderedTail = len(rs)
 		return true
@@ -164,12 +164,15 @@ var rendererMethods = map[string]string{
 	"PNG": "image/png", "JPEG": "image/jpeg", "JSON": "application/json", "String": "text/plain",
 }
 
-// renderedResult handles a trailing expression whose type a cell declared with renderer
-// methods. Compiled code cannot see an interpreted type's methods, so the cell calls them:
+// renderCalls handles a value whose type a cell declared with renderer methods (a trailing
+// expression, an argument of display.Display). Compiled code cannot see an interpreted type's
+// methods, so the cell calls them and hands the results to the runtime function fn:
 //
 //	__gptnotes_v := expr
-//	__gptnotes.ResultWith(__gptnotes_v, "text/html", __gptnotes_v.HTML(), …)
-func (c *cellCtx) renderedResult(e ast.Expr) []ast.Stmt {
+//	__gptnotes.<fn>(__gptnotes_v, "text/html", __gptnotes_v.HTML(), …)
+//
+// It returns nil when e's type is not known to have renderer methods.
+func (c *cellCtx) renderCalls(e ast.Expr, fn string) []ast.Stmt {
 	t := c.staticTypeName(e)
 	if t == "" {
 		return nil
@@ -192,7 +195,7 @@ func (c *cellCtx) renderedResult(e ast.Expr) []ast.Stmt {
 	}
 	return []ast.Stmt{
 		&ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{e}, TokPos: e.Pos()},
-		&ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFunc("ResultWith"), Args: args, Lparen: e.Pos()}},
+		&ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFuncAt(fn, e.Pos()), Args: args, Lparen: e.Pos()}},
 	}
 }
 
@@ -246,6 +249,11 @@ func (c *cellCtx) uncaptureTrailing(p *piece) {
 
 func runtimeFunc(name string) ast.Expr {
 	return &ast.SelectorExpr{X: ast.NewIdent("__gptnotes"), Sel: ast.NewIdent(name)}
+}
+
+// runtimeFuncAt is runtimeFunc positioned in the cell (yaegi finds imports by position).
+func runtimeFuncAt(name string, pos token.Pos) ast.Expr {
+	return &ast.SelectorExpr{X: &ast.Ident{Name: "__gptnotes", NamePos: pos}, Sel: &ast.Ident{Name: name, NamePos: pos}}
 }
 
 // isPrintCall reports calls of fmt.Print*, fmt.Fprint*, log.Print* and the print builtins.

@@ -93,3 +93,20 @@ t := temp(25)`, newRecorder()); err != nil {
 		}
 	}
 }
+
+// display.Display of a cell-declared type with an HTML method shows the HTML.
+func TestDisplayCellType(t *testing.T) {
+	s := newSession(t)
+	r := newRecorder()
+	_, err := s.Execute(context.Background(), `
+import "github.com/gptnotes/gptnotes/kernel/display"
+type badge string
+func (b badge) HTML() string { return "<i>" + string(b) + "</i>" }
+display.Display(badge("new"))`, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.bundles) != 1 || r.bundles[0].Data[display.MIMEHTML] != "<i>new</i>" {
+		t.Fatalf("displayed %v, want one bundle with text/html <i>new</i>", r.bundles)
+	}
+}

@@ -77,7 +77,42 @@ func (c *cellCtx) rewritePiece(p *piece) {
 		p.body.List = c.topStmts(p.body.List)
 		root = p.body
 	}
+	zeroNamedResults(root)
 	replaceExprs(root, c.expr)
+}
+
+// zeroNamedResults starts every function with named results by setting them to their zero
+// values (`s = *new(int)`). yaegi v0.16.1 reuses a function's frame when the function is called
+// again from the same call site in a loop, so named results start from the previous call's
+// values: `func sum(n int) (s int) { for …; s += i }` in a loop returns running totals.
+func zeroNamedResults(root ast.Node) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft, body = n.Type, n.Body
+		case *ast.FuncLit:
+			ft, body = n.Type, n.Body
+		}
+		if ft == nil || body == nil || ft.Results == nil {
+			return true
+		}
+		var zero []ast.Stmt
+		for _, f := range ft.Results.List {
+			for _, name := range f.Names {
+				if name.Name == "_" {
+					continue
+				}
+				zero = append(zero, &ast.AssignStmt{
+					Lhs: []ast.Expr{ast.NewIdent(name.Name)}, Tok: token.ASSIGN, TokPos: body.Lbrace,
+					Rhs: []ast.Expr{&ast.StarExpr{X: &ast.CallExpr{Fun: ast.NewIdent("new"), Args: []ast.Expr{f.Type}}}},
+				})
+			}
+		}
+		body.List = append(zero, body.List...)
+		return true
+	})
 }
 
 func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
@@ -517,8 +552,33 @@ func (c *cellCtx) expr(e ast.Expr) ast.Expr {
 		}
 	case *ast.CallExpr:
 		c.minMaxArgs(e)
+		c.displayArgs(e)
 	}
 	return e
+}
+
+// displayArgs makes display.Display(v), v of a cell-declared type with renderer methods, show
+// those renderings: compiled code cannot see an interpreted type's methods, so the argument
+// becomes func() any { v := expr; return __gptnotes.Rendered(v, "text/html", v.HTML(), …) }().
+func (c *cellCtx) displayArgs(call *ast.CallExpr) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Display" || len(call.Args) != 1 {
+		return
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok || c.importPath(x.Name) != "github.com/gptnotes/gptnotes/kernel/display" {
+		return
+	}
+	stmts := c.renderCalls(call.Args[0], "Rendered")
+	if stmts == nil {
+		return
+	}
+	ret := &ast.ReturnStmt{Results: []ast.Expr{stmts[1].(*ast.ExprStmt).X}}
+	pos := call.Args[0].Pos()
+	call.Args[0] = &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent("any")}}}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{stmts[0], ret}},
+	}, Lparen: pos, Rparen: pos}
 }
 
 // methodExpr turns T.M or (*T).M, for a method declared in a cell, into

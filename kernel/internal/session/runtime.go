@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
 	"os"
 	"reflect"
 	"regexp"
@@ -54,6 +56,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"Result":     reflect.ValueOf(s.result),
 			"ResultWith": reflect.ValueOf(s.resultWith),
 			"Live":       reflect.ValueOf(s.live),
+			"Rendered":   reflect.ValueOf(rendered),
 			"GoPanic":    reflect.ValueOf(s.goPanic),
 			"Clear":      reflect.ValueOf(clearValue),
 		},
@@ -91,6 +94,18 @@ func (s *Session) resultWith(v any, mimeData ...any) {
 			r.mime[k] = mimeData[i+1]
 		}
 	}
+}
+
+// rendered is the bundle of a value of a cell-declared type, from its renderer methods' outputs
+// (MIME type, data pairs), for display.Display.
+func rendered(v any, mimeData ...any) any {
+	b := display.Render(v)
+	for i := 0; i+1 < len(mimeData); i += 2 {
+		if k, ok := mimeData[i].(string); ok {
+			b.Data[k] = mimeData[i+1]
+		}
+	}
+	return b
 }
 
 // live ends the calling goroutine when cell is no longer the one running (it was interrupted,

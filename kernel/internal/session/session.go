@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -85,7 +84,7 @@ func New() (*Session, error) {
 		varTypes: map[string]string{},
 	}
 	s.in = interp.New(interp.Options{
-		Stdout: os.Stdout, // fd 1: the capture pipe
+		Stdout: fd1, // the capture pipe, even if os.Stdout was reassigned
 		Stderr: &stderrFilter{s: s},
 		Args:   []string{"gptnotes"},
 	})

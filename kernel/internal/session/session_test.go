@@ -16,6 +16,7 @@ import (
 type recorder struct {
 	mu      sync.Mutex
 	events  []string // "stdout:text", "stderr:text", "display:…", "clear"
+	bundles []display.Bundle
 	streams map[string]*strings.Builder
 }
 
@@ -34,6 +35,7 @@ func (r *recorder) Display(b display.Bundle, id string, update bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, fmt.Sprintf("display(update=%v):%v", update, b.Data[display.MIMEPlain]))
+	r.bundles = append(r.bundles, b)
 }
 
 func (r *recorder) ClearOutput(wait bool) {
