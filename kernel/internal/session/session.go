@@ -58,6 +58,7 @@ type cellRun struct {
 	results []any          // values of the trailing expression, set by the cell runtime
 	mime    map[string]any // outputs of its renderer methods, for a cell-declared type
 	gotRes  bool
+	defers  []func()    // top-level deferred calls, run when the cell ends
 	stopped atomic.Bool // interrupted or failed: its code must not run on
 }
 
@@ -147,6 +148,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	s.trace.take()
 
 	trailing, err := s.runSafe(ctx, run, code)
+	err = s.runDefers(run, err)
 	if err != nil {
 		return nil, err
 	}
