@@ -297,8 +297,8 @@ func rowForward1024(r *reproducer) (rowResult, error) {
 	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
 }
 
-// forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
-// untimed warm-up that allocates the buffers), measured once per run.
+// forwardTime is the time of a ForwardAll of GPT-2 small over 1,024 positions, all logits,
+// measured once per run.
 func (r *reproducer) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
@@ -308,14 +308,21 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 		return 0, err
 	}
 	ids := [][]int{tokens(1024, m.Config.VocabSize)}
-	if _, err := m.ForwardAll(ids); err != nil {
-		return 0, err
+	// The first call also allocates the buffers; when it is quick enough, time a second one
+	// and keep the faster (on a loaded machine the second run is not worth its time).
+	for i := 0; i < 2; i++ {
+		t0 := time.Now()
+		if _, err := m.ForwardAll(ids); err != nil {
+			return 0, err
+		}
+		d := time.Since(t0)
+		if r.forward1024 == 0 || d < r.forward1024 {
+			r.forward1024 = d
+		}
+		if d > 10*time.Second {
+			break
+		}
 	}
-	t0 := time.Now()
-	if _, err := m.ForwardAll(ids); err != nil {
-		return 0, err
-	}
-	r.forward1024 = time.Since(t0)
 	return r.forward1024, nil
 }
 
