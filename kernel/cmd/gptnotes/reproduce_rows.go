@@ -558,14 +558,17 @@ func rowBF16(r *reproducer) (rowResult, error) {
 	}
 	split := "never split in 40 tokens"
 	if c.Split > 0 {
-		rejoin := "never rejoin"
-		for _, s := range c.Steps[c.Split:] {
+		same, after := 0, c.Steps[c.Split:]
+		for _, s := range after {
 			if s.FP32 == s.BF16 {
-				rejoin = "agree again on some later tokens"
-				break
+				same++
 			}
 		}
-		split = fmt.Sprintf("split at token %d and %s", c.Split, rejoin)
+		split = fmt.Sprintf("split at token %d; after it %d of %d tokens agree position by position", c.Split, same, len(after))
+		if r.decoder != nil {
+			n := min(c.Split+3, len(c.FP32Tokens), len(c.BF16Tokens))
+			split += fmt.Sprintf(" (fp32 %q vs bf16 %q)", r.decoder.Decode(c.FP32Tokens[:n]), r.decoder.Decode(c.BF16Tokens[:n]))
+		}
 	}
 	return rowResult{ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), model: name, figures: []string{"precision"}}, nil
 }
