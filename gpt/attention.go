@@ -68,7 +68,7 @@ func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
 	parallelFor(NH*nBlocks, func(w, i int) {
 		h, blk := i/nBlocks, i%nBlocks
 		if scratch[w] == nil {
-			scratch[w] = make([]float32, qBlock*(pos0+n))
+			scratch[w] = make([]float32, min(qBlock, n)*(pos0+n))
 		}
 		t0 := blk * qBlock
 		nq := min(qBlock, n-t0)

@@ -3,6 +3,8 @@
 package gpt
 
 import (
+	"os"
+
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/netlib/blas/netlib"
 
@@ -11,9 +13,14 @@ import (
 
 // With the openblas build tag, every blas32 call goes to OpenBLAS (cgo). OpenBLAS runs
 // single-threaded and the model splits each product over the cores with goroutines, so
-// OpenBLAS's threads never compete with the goroutines of the attention kernel.
+// OpenBLAS's threads never compete with the goroutines of the attention kernel. Setting
+// OPENBLAS_NUM_THREADS (above 1) hands the big products' threading back to OpenBLAS.
 func init() {
 	blas32.Use(netlib.Implementation{})
+	if n := os.Getenv("OPENBLAS_NUM_THREADS"); n != "" && n != "1" {
+		splitGemm = false
+		return
+	}
 	openblas.SetThreads(1)
 }
 
@@ -27,4 +34,4 @@ const BLAS = "OpenBLAS (cgo)"
 const openBLAS = true
 
 // splitGemm: OpenBLAS runs single-threaded here, so the model splits its products.
-const splitGemm = true
+var splitGemm = true

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
 )
@@ -95,6 +96,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 		k.publish(parent, MsgExecuteResult, executeResult{ExecutionCount: count, Data: data, Metadata: metadata})
 		out, _ = data[display.MIMEPlain].(string)
 	}
+	if err == nil && len(r.UserExpressions) > 0 {
+		reply.UserExpressions = k.userExpressions(ctx, r.UserExpressions)
+	}
 	if store {
 		k.remember(count, r.Code, out)
 	}
@@ -115,6 +119,26 @@ func (k *Kernel) run(ctx context.Context, code string, sink *cellSink) (result *
 	return k.engine.Execute(ctx, code, sink)
 }
 
+// userExpressions evaluates the front end's user_expressions after a successful cell, each to
+// {status, data, metadata} or {status: error, ename, evalue, traceback}. They print nowhere.
+func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := make(map[string]any, len(exprs))
+	for name, expr := range exprs {
+		result, err := k.run(ctx, expr, &cellSink{k: k, silent: true, ctx: ctx})
+		switch {
+		case err != nil:
+			e := cellError(err, ctx)
+			out[name] = errorContent{Status: "error", Ename: e.Name, Evalue: e.Value, Traceback: e.Traceback}
+		case result == nil:
+			out[name] = map[string]any{"status": "error", "ename": "NoValue", "evalue": expr + " has no value", "traceback": []string{}}
+		default:
+			data, metadata := wireBundle(*result)
+			out[name] = map[string]any{"status": "ok", "data": data, "metadata": metadata}
+		}
+	}
+	return out
+}
+
 // cellError turns any error from Execute into the name, value and traceback a client shows.
 func cellError(err error, ctx context.Context) *CellError {
 	var ce *CellError
@@ -131,6 +155,11 @@ func cellError(err error, ctx context.Context) *CellError {
 	return &CellError{Name: name, Value: err.Error(), Traceback: []string{name + ": " + err.Error()}}
 }
 
+// abortGrace is how long abortQueued waits for requests the front end sent before it saw the
+// error but that are still on the way: a cell failing at compile time replies within a
+// millisecond, faster than a "run all" finishes sending.
+const abortGrace = 10 * time.Millisecond
+
 // abortQueued answers the executes already queued behind a failing cell with status aborted,
 // as a notebook's "run all" expects; other requests in the queue are served normally.
 func (k *Kernel) abortQueued() {
@@ -146,7 +175,7 @@ func (k *Kernel) abortQueued() {
 				Status: "aborted", ExecutionCount: k.count(), UserExpressions: map[string]any{}, Payload: []any{},
 			})
 			k.publish(&m.Header, MsgStatus, statusContent{"idle"})
-		default:
+		case <-time.After(abortGrace):
 			return
 		}
 	}

@@ -20,7 +20,8 @@ func runNotebook(args []string) error {
 
 Installs the kernelspec for the current user, then replaces itself with Jupyter's classic
 notebook server (jupyter-notebook, or /usr/bin/python3 -m notebook) opened on ./notebooks
-(or the current directory when there is none). Every argument goes to Jupyter, e.g.
+(or the current directory when there is none); as root it adds --allow-root. Every argument
+goes to Jupyter, e.g.
   gptnotes notebook --no-browser --ip 0.0.0.0 --port 8888
 `)
 			return nil
@@ -40,6 +41,10 @@ notebook server (jupyter-notebook, or /usr/bin/python3 -m notebook) opened on ./
 		}
 		abs, _ := filepath.Abs(dir)
 		argv = append(argv, "--notebook-dir="+abs)
+	}
+	if os.Geteuid() == 0 && !hasFlag(args, "--allow-root") {
+		// Jupyter refuses root without it; root is the norm in a container and on CI.
+		argv = append(argv, "--allow-root")
 	}
 	argv = append(argv, args...)
 	fmt.Fprintf(os.Stderr, "gptnotes: %s\n", strings.Join(argv, " "))

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"reflect"
@@ -32,6 +34,12 @@ var builtins = []string{"append", "bool", "byte", "cap", "clear", "close", "comp
 // the code-point range [start, end) they replace. After "x." it completes x's members: a
 // package's exported symbols, a variable's fields and methods.
 func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
+	defer func() {
+		if r := recover(); r != nil { // never let a completion take the kernel down
+			fmt.Fprintf(LogWriter(), "session: complete %q: %v\n", code, r)
+			matches = nil
+		}
+	}()
 	off := byteOffset(code, cursor)
 	word := identBefore(code, off)
 	start = cursor - utf8.RuneCountInString(word)
@@ -111,11 +119,44 @@ func (s *Session) members(code, x string) []string {
 	}
 	var out []string
 	if tn := s.varTypes[x]; tn != "" {
+		// A cell's type: its methods and fields from its declaration (yaegi's reflect type
+		// renames unexported fields, name → Xname).
 		for m := range s.methods[tn] {
 			out = append(out, m)
 		}
+		return append(out, s.fieldNames(tn)...)
 	}
 	return append(out, reflectMembers(v.Type())...)
+}
+
+// fieldNames lists the fields of cell-declared struct type name, embedded ones by type name.
+func (s *Session) fieldNames(name string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+s.types[name], 0)
+	if err != nil || len(f.Decls) == 0 {
+		return nil
+	}
+	ts, ok := f.Decls[0].(*ast.GenDecl).Specs[0].(*ast.TypeSpec)
+	if !ok {
+		return nil
+	}
+	st, ok := ts.Type.(*ast.StructType)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, fl := range st.Fields.List {
+		for _, n := range fl.Names {
+			out = append(out, n.Name)
+		}
+		if len(fl.Names) == 0 {
+			if t := recvTypeName(fl.Type); t != "" {
+				out = append(out, t)
+			} else if sel, ok := fl.Type.(*ast.SelectorExpr); ok {
+				out = append(out, sel.Sel.Name)
+			}
+		}
+	}
+	return out
 }
 
 // reflectMembers lists the exported fields and methods of t (through one pointer).
@@ -175,6 +216,12 @@ func isStdlibName(name string) bool { return !strings.Contains(name, "/") }
 // Inspect describes the identifier at cursor: the signature and documentation of a package's
 // symbol, the declaration of a cell's function or type, the type and value of a variable.
 func (s *Session) Inspect(code string, cursor int, detailLevel int) (data map[string]any, found bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(LogWriter(), "session: inspect %q: %v\n", code, r)
+			data, found = nil, false
+		}
+	}()
 	off := byteOffset(code, cursor)
 	word := identBefore(code, off) + identAfter(code, off)
 	if word == "" {
@@ -241,8 +288,10 @@ func describeMember(v reflect.Value, name string) string {
 		e = e.Elem()
 	}
 	if e.Kind() == reflect.Struct {
-		if f := e.FieldByName(name); f.IsValid() && f.CanInterface() {
-			return name + " " + f.Type().String() + " = " + display.Plain(f.Interface())
+		for _, fn := range []string{name, "X" + name} { // yaegi names an unexported field Xname
+			if f := e.FieldByName(fn); f.IsValid() && f.CanInterface() {
+				return name + " " + f.Type().String() + " = " + display.Plain(f.Interface())
+			}
 		}
 	}
 	return ""

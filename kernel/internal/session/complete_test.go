@@ -10,9 +10,9 @@ import (
 func TestComplete(t *testing.T) {
 	s := newSession(t)
 	if _, _, err := exec(t, s, `import "strings"
-type point struct{ X, Y int }
+type point struct{ X, Y int; label string }
 func (p point) Norm() int { return p.X + p.Y }
-pt := point{1, 2}
+pt := point{1, 2, "a"}
 counter := 3`); err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ counter := 3`); err != nil {
 		{code: "fo", want: []string{"for"}, wantStart: 0},
 		{code: "x := cou", want: []string{"counter"}, wantStart: 5},
 		{code: "strings.Rep", want: []string{"Repeat", "ReplaceAll"}, wantStart: 8},
-		{code: "pt.", want: []string{"X", "Y", "Norm"}, wantStart: 3},
+		{code: "pt.", want: []string{"X", "Y", "Norm", "label"}, notWant: []string{"Xlabel"}, wantStart: 3},
 		{code: "ap", want: []string{"append"}},
 		{code: "import \"math\"\nmath.Sq", want: []string{"Sqrt"}, wantStart: 19},
 		{code: "mylocal := 1\nmyl", want: []string{"mylocal"}, wantStart: 13},

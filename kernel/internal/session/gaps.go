@@ -390,6 +390,13 @@ func (c *cellCtx) diagnose(err error) *CellError {
 	case c.hasInterfaceAssertion():
 		return unsupported(pos, "a type assertion or type switch to an interface type on this value",
 			"assert to concrete types, or declare the variable with the interface type")
+	case strings.Contains(msg, "unable to find source related to"):
+		_, rest, _ := strings.Cut(msg, `related to: "`)
+		path, _, _ := strings.Cut(rest, `"`)
+		v := pos + ": package \"" + path + "\" is not available in this kernel: cells import the standard " +
+			"library and the kernel's plugins (kernel/display, gonum.org/v1/plot…, gpt, tokenizer, viz); " +
+			`"Adding your own package" in the README shows how to add one`
+		return &CellError{Name: "ImportError", Value: v, Traceback: []string{"ImportError: " + v}}
 	case strings.Contains(msg, "too many input arguments"):
 		return unsupported(pos, "a method expression T.M on a type of a compiled package",
 			"write a function literal: func(t T, args…) { return t.M(args…) }")
