@@ -445,23 +445,33 @@ func (l *Loader) Restore(state []byte) error {
 	return nil
 }
 
-// Windows cuts tokens into consecutive, non-overlapping (B, T) batches from the start, at
-// most n of them (n ≤ 0: all that fit), for a validation loss that is the same every time.
-// A last partial batch is kept with fewer rows.
+// Windows cuts non-overlapping (B, T) batches out of tokens, at most n of them (n ≤ 0: all
+// that fit), for a validation loss that is the same every time. When fewer than all fit in
+// n batches, the windows are spread evenly from the first token to the last, so the loss
+// is measured on the whole split rather than its first files. A last partial batch is kept
+// with fewer rows.
+//
+//	50 tokens, B 2, T 8, n 0 → 3 batches, windows starting at 0, 8, …, 40
+//	1000 tokens, B 2, T 8, n 1 → 1 batch, windows starting at 0 and 991
 func Windows(tokens []int32, B, T, n int) (inputs, targets [][][]int, err error) {
-	rows := (len(tokens) - 1) / T
-	if rows == 0 {
+	fit := (len(tokens) - 1) / T // non-overlapping windows that fit
+	if fit == 0 {
 		return nil, nil, fmt.Errorf("gpt: windows: %d tokens, block size %d needs at least %d", len(tokens), T, T+1)
 	}
+	rows, last := fit, (fit-1)*T // how many windows, and where the last one starts
+	if n > 0 && n*B < fit {
+		rows, last = n*B, len(tokens)-1-T
+	}
 	for r := 0; r < rows; r++ {
-		k := r / B
-		if n > 0 && k == n {
-			break
+		start := 0
+		if rows > 1 {
+			start = r * last / (rows - 1)
 		}
+		k := r / B
 		if k == len(inputs) {
 			inputs, targets = append(inputs, nil), append(targets, nil)
 		}
-		x, y := window(tokens, r*T, T)
+		x, y := window(tokens, start, T)
 		inputs[k], targets[k] = append(inputs[k], x), append(targets[k], y)
 	}
 	return inputs, targets, nil

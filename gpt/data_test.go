@@ -163,21 +163,31 @@ func TestLoaderIsSeededAndResumable(t *testing.T) {
 	}
 }
 
-func TestWindowsAreConsecutive(t *testing.T) {
-	tokens := make([]int32, 50)
+func TestWindowsSpanTheSplit(t *testing.T) {
+	tokens := make([]int32, 1000)
 	for i := range tokens {
 		tokens[i] = int32(i)
 	}
-	x, y, err := Windows(tokens, 2, 8, 0)
+	x, y, err := Windows(tokens[:50], 2, 8, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 49/8 = 6 rows → 3 batches of 2
+	// 49/8 = 6 windows → 3 batches of 2, consecutive
 	if len(x) != 3 || len(x[2]) != 2 || x[1][0][0] != 16 || y[2][1][7] != 48 {
-		t.Errorf("windows: %d batches, x[1][0][0]=%d, y[2][1][7]=%d; want 3, 16, 48", len(x), x[1][0][0], y[2][1][7])
+		t.Errorf("all windows: %d batches, x[1][0][0]=%d, y[2][1][7]=%d; want 3, 16, 48", len(x), x[1][0][0], y[2][1][7])
 	}
-	x, _, _ = Windows(tokens, 4, 8, 1)
-	if len(x) != 1 || len(x[0]) != 4 {
-		t.Errorf("n=1: %d batches", len(x))
+	// 2 batches of 2 out of 1000 tokens: starts spread from 0 to 991, not overlapping
+	x, y, _ = Windows(tokens, 2, 8, 2)
+	starts := []int{x[0][0][0], x[0][1][0], x[1][0][0], x[1][1][0]}
+	if len(x) != 2 || starts[0] != 0 || starts[3] != 991 || y[1][1][7] != 999 {
+		t.Errorf("spread windows start at %v (last target %d), want 0 … 991 (999)", starts, y[1][1][7])
+	}
+	for i := 1; i < len(starts); i++ {
+		if starts[i] < starts[i-1]+8 {
+			t.Errorf("windows overlap: %v", starts)
+		}
+	}
+	if _, _, err := Windows(tokens[:8], 2, 8, 0); err == nil {
+		t.Error("8 tokens, block 8: no error")
 	}
 }

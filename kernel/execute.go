@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
 )
@@ -154,6 +155,11 @@ func cellError(err error, ctx context.Context) *CellError {
 	return &CellError{Name: name, Value: err.Error(), Traceback: []string{name + ": " + err.Error()}}
 }
 
+// abortGrace is how long abortQueued waits for requests the front end sent before it saw the
+// error but that are still on the way: a cell failing at compile time replies within a
+// millisecond, faster than a "run all" finishes sending.
+const abortGrace = 10 * time.Millisecond
+
 // abortQueued answers the executes already queued behind a failing cell with status aborted,
 // as a notebook's "run all" expects; other requests in the queue are served normally.
 func (k *Kernel) abortQueued() {
@@ -169,7 +175,7 @@ func (k *Kernel) abortQueued() {
 				Status: "aborted", ExecutionCount: k.count(), UserExpressions: map[string]any{}, Payload: []any{},
 			})
 			k.publish(&m.Header, MsgStatus, statusContent{"idle"})
-		default:
+		case <-time.After(abortGrace):
 			return
 		}
 	}

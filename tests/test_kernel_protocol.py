@@ -91,6 +91,11 @@ def test_stop_on_error_aborts_queued_executes(k):
     assert statuses == ["error", "aborted", "aborted"]
     for i in ids:  # every request, aborted or not, gets busy … idle
         k.iopub_until_idle(i)
+    # A cell failing at once (a syntax error) aborts what was sent right behind it too.
+    ids = [k.kc.execute("x := )"), k.kc.execute("1 + 1")]
+    assert [k.shell_reply(i)["content"]["status"] for i in ids] == ["error", "aborted"]
+    for i in ids:
+        k.iopub_until_idle(i)
     # stop_on_error=False lets the next one run.
     ids = [k.kc.execute(failing, stop_on_error=False), k.kc.execute("1 + 1")]
     assert [k.shell_reply(i)["content"]["status"] for i in ids] == ["error", "ok"]

@@ -27,6 +27,7 @@ needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model: testd
 LIMIT = 300  # seconds per notebook; each takes well under 2 minutes on an idle 2-core machine
 
 _executed = {}
+(OUT / "notebook-times.txt").unlink(missing_ok=True)
 
 
 def run(name):

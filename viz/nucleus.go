@@ -156,11 +156,12 @@ func SliderTemperature(sweeps []TemperatureSweep) *Slider {
 	return sl
 }
 
-// short cuts s to n runes with an ellipsis.
+// short cuts s to n runes with an ellipsis, newlines and tabs written as \n and \t so that a
+// prompt stays on one line of a legend.
 func short(s string, n int) string {
-	r := []rune(s)
+	r := []rune(strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s))
 	if len(r) <= n {
-		return s
+		return string(r)
 	}
 	return string(r[:n-1]) + "…"
 }

@@ -1,9 +1,10 @@
 // Drives Jupyter's classic notebook UI in Debian's headless Chromium, as a student would:
 // open a notebook, Cell → Run All from the menu, wait for the kernel to finish, check that no
-// cell shows an error (cells tagged raises-exception may), wait for figures, take a screenshot.
+// cell shows an error (cells tagged raises-exception may), count figures, take screenshots: the
+// whole notebook and its first cell with a figure.
 //
 //   node run.mjs BASE_URL TOKEN OUTDIR NOTEBOOK...
-// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot"}.
+// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot", "figure"}.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
@@ -52,9 +53,25 @@ try {
       const images = document.querySelectorAll('.output_png img, .output_svg svg, .output_html svg, .output_html img').length;
       return { cells: cells.length, errors, images };
     });
-    const shot = path.join(outdir, nb.replace(/\.ipynb$/, '') + '.png');
+    // The first cell with a figure, input and output, as a student sees it.
+    const name = nb.replace(/\.ipynb$/, '');
+    let figure = null;
+    const figCell = page.locator('.code_cell:has(.output_png img)').first();
+    if (await figCell.count()) {
+      figure = path.join(outdir, name + '-figure.png');
+      await figCell.scrollIntoViewIfNeeded();
+      await figCell.screenshot({ path: figure });
+    }
+    // The classic notebook scrolls inside #site; let the page grow so fullPage holds every cell.
+    await page.evaluate(() => {
+      const site = document.getElementById('site');
+      site.style.height = 'auto';
+      site.style.overflow = 'visible';
+      document.body.style.overflow = 'visible';
+    });
+    const shot = path.join(outdir, name + '.png');
     await page.screenshot({ path: shot, fullPage: true });
-    console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot }));
+    console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot, figure }));
     if (report.errors.length) failed = true;
     await page.close();
   }

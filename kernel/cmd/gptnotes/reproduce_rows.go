@@ -297,8 +297,8 @@ func rowForward1024(r *reproducer) (rowResult, error) {
 	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
 }
 
-// forwardTime is one timed ForwardAll of GPT-2 small over 1,024 positions (after one
-// untimed warm-up that allocates the buffers), measured once per run.
+// forwardTime is the time of a ForwardAll of GPT-2 small over 1,024 positions, all logits,
+// measured once per run.
 func (r *reproducer) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
@@ -308,14 +308,21 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 		return 0, err
 	}
 	ids := [][]int{tokens(1024, m.Config.VocabSize)}
-	if _, err := m.ForwardAll(ids); err != nil {
-		return 0, err
+	// The first call also allocates the buffers; when it is quick enough, time a second one
+	// and keep the faster (on a loaded machine the second run is not worth its time).
+	for i := 0; i < 2; i++ {
+		t0 := time.Now()
+		if _, err := m.ForwardAll(ids); err != nil {
+			return 0, err
+		}
+		d := time.Since(t0)
+		if r.forward1024 == 0 || d < r.forward1024 {
+			r.forward1024 = d
+		}
+		if d > 10*time.Second {
+			break
+		}
 	}
-	t0 := time.Now()
-	if _, err := m.ForwardAll(ids); err != nil {
-		return 0, err
-	}
-	r.forward1024 = time.Since(t0)
 	return r.forward1024, nil
 }
 
@@ -551,14 +558,17 @@ func rowBF16(r *reproducer) (rowResult, error) {
 	}
 	split := "never split in 40 tokens"
 	if c.Split > 0 {
-		rejoin := "never rejoin"
-		for _, s := range c.Steps[c.Split:] {
+		same, after := 0, c.Steps[c.Split:]
+		for _, s := range after {
 			if s.FP32 == s.BF16 {
-				rejoin = "agree again on some later tokens"
-				break
+				same++
 			}
 		}
-		split = fmt.Sprintf("split at token %d and %s", c.Split, rejoin)
+		split = fmt.Sprintf("split at token %d; after it %d of %d tokens agree position by position", c.Split, same, len(after))
+		if r.decoder != nil {
+			n := min(c.Split+3, len(c.FP32Tokens), len(c.BF16Tokens))
+			split += fmt.Sprintf(" (fp32 %q vs bf16 %q)", r.decoder.Decode(c.FP32Tokens[:n]), r.decoder.Decode(c.BF16Tokens[:n]))
+		}
 	}
 	return rowResult{ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), model: name, figures: []string{"precision"}}, nil
 }

@@ -182,31 +182,22 @@ func appendErrors(errs scanner.ErrorList, err error) scanner.ErrorList {
 	return append(errs, &scanner.Error{Msg: err.Error()})
 }
 
-// orderPieces moves each declaration piece up to just before the first piece that uses what it
-// declares, as Go lets package-level declarations come in any order ("func f uses g" with g
-// declared further down). It never moves a declaration above a statement that declares a variable
-// it uses. Adjacent declaration pieces are then merged into one file.
+// orderPieces moves each declaration piece up, as Go declares a package's functions and types
+// before any statement runs: before every statement piece that declares nothing it uses, so a
+// function declared below the statement that fails is still declared, and `func f` may use `g`
+// declared further down. It never moves a declaration above a statement that declares a
+// variable it uses. Adjacent declaration pieces are then merged into one file.
 func orderPieces(pieces []piece) []piece {
 	for j := range pieces {
 		if pieces[j].kind != declPiece {
 			continue
 		}
-		names := declaredNames(pieces[j])
-		target := -1
-		for i := 0; i < j; i++ {
-			if usesAny(pieces[i], names) {
-				target = i
-				break
-			}
-		}
-		if target < 0 {
-			continue
-		}
-		for k := j - 1; k >= target; k-- {
+		target := j
+		for k := j - 1; k >= 0; k-- {
 			if pieces[k].kind == stmtPiece && usesAny(pieces[j], declaredNames(pieces[k])) {
-				target = k + 1
 				break
 			}
+			target = k
 		}
 		if target < j {
 			p := pieces[j]

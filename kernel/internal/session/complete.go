@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -33,6 +34,12 @@ var builtins = []string{"append", "bool", "byte", "cap", "clear", "close", "comp
 // the code-point range [start, end) they replace. After "x." it completes x's members: a
 // package's exported symbols, a variable's fields and methods.
 func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
+	defer func() {
+		if r := recover(); r != nil { // never let a completion take the kernel down
+			fmt.Fprintf(LogWriter(), "session: complete %q: %v\n", code, r)
+			matches = nil
+		}
+	}()
 	off := byteOffset(code, cursor)
 	word := identBefore(code, off)
 	start = cursor - utf8.RuneCountInString(word)
@@ -209,6 +216,12 @@ func isStdlibName(name string) bool { return !strings.Contains(name, "/") }
 // Inspect describes the identifier at cursor: the signature and documentation of a package's
 // symbol, the declaration of a cell's function or type, the type and value of a variable.
 func (s *Session) Inspect(code string, cursor int, detailLevel int) (data map[string]any, found bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(LogWriter(), "session: inspect %q: %v\n", code, r)
+			data, found = nil, false
+		}
+	}()
 	off := byteOffset(code, cursor)
 	word := identBefore(code, off) + identAfter(code, off)
 	if word == "" {

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -110,3 +111,26 @@ display.Display(badge("new"))`, r)
 		t.Fatalf("displayed %v, want one bundle with text/html <i>new</i>", r.bundles)
 	}
 }
+
+// A result whose renderer panics (a method on a nil pointer) shows the panic, and the kernel
+// lives.
+func TestRenderPanics(t *testing.T) {
+	s := newSession(t)
+	useTestPackage(t, s, nil)
+	if err := s.in.Use(map[string]map[string]reflect.Value{
+		"example.com/widget/widget": {"Nil": reflect.ValueOf(func() *widget { return nil })},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Execute(context.Background(), "import \"example.com/widget\"\nwidget.Nil()", newRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := b.Data[display.MIMEPlain].(string); !strings.Contains(text, "rendering it panicked") {
+		t.Errorf("text/plain = %q", text)
+	}
+}
+
+type widget struct{ name string }
+
+func (w *widget) HTML() string { return "<b>" + w.name + "</b>" }

@@ -17,7 +17,8 @@ import (
 //     defer, &v) works on a fresh copy each iteration;
 //   - method expressions T.M: a function literal calling the method;
 //   - min/max with mixed untyped constants: arguments reordered so the typed one fixes T;
-//   - type switches binding a variable (switch x := v.(type)): the binding moves into each case.
+//   - type switches binding a variable (switch x := v.(type)): the binding moves into each case;
+//   - a top-level defer runs when the cell ends, once.
 
 // rewrite applies every rewrite to every piece.
 func (c *cellCtx) rewrite() {
@@ -129,6 +130,10 @@ func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
 // their own. They declare nothing the rest of the cell sees, so nothing changes for the cell.
 func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
 	for i, s := range list {
+		if d, ok := s.(*ast.DeferStmt); ok {
+			list[i] = c.topDefer(d)
+			continue
+		}
 		if !isCompound(s) {
 			list[i] = c.stmt(s)
 			continue
@@ -142,6 +147,38 @@ func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
 		}, Lparen: s.End(), Rparen: s.End()}}
 	}
 	return c.liveChecks(list)
+}
+
+// topDefer turns a top-level `defer f(a)` into
+//
+//	func() { __go1 := a; __gptnotes.Defer(func() { f(__go1) }) }()
+//
+// so it runs when the cell ends (Execute runs the cell's defers, last first). yaegi would keep
+// it in its global frame and run it again after every later cell.
+func (c *cellCtx) topDefer(d *ast.DeferStmt) ast.Stmt {
+	c.funcLits(d)
+	call := d.Call
+	var lhs, rhs []ast.Expr
+	for i, a := range call.Args {
+		if needsBinding(a) {
+			c.tmp++
+			id := fmt.Sprintf("__go%d", c.tmp)
+			lhs, rhs = append(lhs, ast.NewIdent(id)), append(rhs, a)
+			call.Args[i] = ast.NewIdent(id)
+		}
+	}
+	pos := d.Pos()
+	register := &ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFuncAt("Defer", pos), Lparen: pos, Rparen: d.End(),
+		Args: []ast.Expr{&ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}},
+			Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: d.End()}}}}}
+	body := []ast.Stmt{register}
+	if len(lhs) > 0 {
+		body = append([]ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs, TokPos: pos}}, body...)
+	}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: body, Rbrace: d.End()},
+	}, Lparen: d.End(), Rparen: d.End()}}
 }
 
 func isCompound(s ast.Stmt) bool {

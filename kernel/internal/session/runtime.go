@@ -57,6 +57,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"ResultWith": reflect.ValueOf(s.resultWith),
 			"Live":       reflect.ValueOf(s.live),
 			"Rendered":   reflect.ValueOf(rendered),
+			"Defer":      reflect.ValueOf(s.deferCall),
 			"GoPanic":    reflect.ValueOf(s.goPanic),
 			"Clear":      reflect.ValueOf(clearValue),
 		},
@@ -106,6 +107,32 @@ func rendered(v any, mimeData ...any) any {
 		}
 	}
 	return b
+}
+
+// deferCall registers a top-level deferred call of the running cell (see topDefer).
+func (s *Session) deferCall(f func()) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if r := s.running; r != nil {
+		r.defers = append(r.defers, f)
+	}
+}
+
+// runDefers runs a cell's top-level deferred calls, last first, as Go runs a function's; a
+// panic in one becomes the cell's error if it has none yet.
+func (s *Session) runDefers(r *cellRun, err error) error {
+	for i := len(r.defers) - 1; i >= 0; i-- {
+		func() {
+			defer func() {
+				if p := recover(); p != nil && err == nil {
+					v := fmt.Sprint(p)
+					err = &CellError{Name: "Panic", Value: v, Traceback: append([]string{"panic: " + v}, frames(s.trace.take())...)}
+				}
+			}()
+			r.defers[i]()
+		}()
+	}
+	return err
 }
 
 // live ends the calling goroutine when cell is no longer the one running (it was interrupted,

@@ -28,7 +28,7 @@ type Sink interface {
 // A Session is one interpreter and the state cells build in it. Its methods are safe for
 // concurrent use; cells run one at a time.
 type Session struct {
-	mu    sync.Mutex // held by Execute, Complete, Inspect
+	mu    sync.Mutex // held by Execute: one cell at a time
 	in    *interp.Interpreter
 	fset  *token.FileSet
 	cells int // cells executed
@@ -58,6 +58,7 @@ type cellRun struct {
 	results []any          // values of the trailing expression, set by the cell runtime
 	mime    map[string]any // outputs of its renderer methods, for a cell-declared type
 	gotRes  bool
+	defers  []func()    // top-level deferred calls, run when the cell ends
 	stopped atomic.Bool // interrupted or failed: its code must not run on
 }
 
@@ -146,7 +147,8 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	}()
 	s.trace.take()
 
-	trailing, err := s.run(ctx, run, scopeFile, code)
+	trailing, err := s.runSafe(ctx, run, code)
+	err = s.runDefers(run, err)
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +169,18 @@ func (s *Session) setRunning(r *cellRun) {
 }
 
 // renderResults renders the values of a trailing expression: one value as itself, several like
-// fmt.Println would print them.
-func renderResults(vals []any) display.Bundle {
+// fmt.Println would print them. A renderer that panics (an HTML method on a nil pointer) gives
+// text/plain with the panic instead of taking the kernel down.
+func renderResults(vals []any) (b display.Bundle) {
+	defer func() {
+		if p := recover(); p != nil {
+			text := fmt.Sprintf("%v", vals)
+			if len(vals) == 1 {
+				text = fmt.Sprintf("%v", vals[0])
+			}
+			b = display.Bundle{Data: map[string]any{display.MIMEPlain: fmt.Sprintf("%s\n(rendering it panicked: %v)", text, p)}, Metadata: map[string]any{}}
+		}
+	}()
 	if len(vals) == 1 {
 		return display.Render(vals[0])
 	}
@@ -177,6 +189,19 @@ func renderResults(vals []any) display.Bundle {
 		parts[i] = display.Plain(v)
 	}
 	return display.Render(strings.Join(parts, " "))
+}
+
+// runSafe is run, with a panic of the kernel's own code (a rewrite meeting a syntax it did not
+// expect) turned into the cell's error instead of the end of the kernel.
+func (s *Session) runSafe(ctx context.Context, r *cellRun, code string) (trailing bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(LogWriter(), "session: internal error on cell %q: %v\n", code, p)
+			v := fmt.Sprintf("the kernel failed on this cell: %v (please report it, with the cell)", p)
+			trailing, err = false, &CellError{Name: "InternalError", Value: v, Traceback: []string{"InternalError: " + v}}
+		}
+	}()
+	return s.run(ctx, r, scopeFile, code)
 }
 
 // run parses, checks, rewrites and evaluates one cell, piece by piece. It reports whether the

@@ -1,0 +1,109 @@
+"""The notebooks as a student meets them: Jupyter's classic notebook server, started here on
+127.0.0.1 over a temporary copy of notebooks/ with the gptnotes kernelspec, driven in Debian's
+headless Chromium by tests/browser/run.mjs (playwright-core): open 01 and 04, trust them, Cell →
+Run All through the menu, wait for the kernel, then count error outputs and figures. The
+screenshots go to test-output/browser/."""
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+from kernel_harness import BIN, ROOT
+
+BROWSER = ROOT / "tests" / "browser"
+OUT = ROOT / "test-output" / "browser"
+NOTEBOOKS = ["01-tokenizer.ipynb", "04-the-generation-loop.ipynb"]
+
+missing = [what for what, ok in [
+    ("chromium", shutil.which("chromium")),
+    ("node", shutil.which("node")),
+    ("tests/browser/node_modules (make deps runs npm ci)", (BROWSER / "node_modules" / "playwright-core").is_dir()),
+    ("a trained model (testdata/gopher.safetensors)", (ROOT / "testdata" / "gopher.safetensors").exists()
+     or os.environ.get("GPTNOTES_MODEL") or os.environ.get("GPT2_WEIGHTS")),
+] if not ok]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A classic notebook server on a free loopback port; yields (base URL, token)."""
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="gptnotes-browser-"))
+    shutil.copytree(ROOT / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns("src", "*.py"))
+    # The kernelspec under the name the notebooks ask for, in a directory only this server sees.
+    subprocess.run([BIN, "install", "--prefix", str(tmp / "prefix"), "--name", "gptnotes"], check=True,
+                   stdout=subprocess.DEVNULL)
+    env = dict(os.environ,
+               JUPYTER_PATH=str(tmp / "prefix" / "share" / "jupyter"),
+               JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               JUPYTER_DATA_DIR=str(tmp / "data"),
+               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
+    port, token = free_port(), secrets.token_hex(16)
+    log = open(tmp / "server.log", "w")
+    proc = subprocess.Popen(
+        ["/usr/bin/python3", "-m", "notebook", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--NotebookApp.token={token}", "--allow-root", f"--notebook-dir={tmp / 'notebooks'}",
+         "--NotebookApp.port_retries=0"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the notebook server did not start:\n" + (tmp / "server.log").read_text())
+                time.sleep(0.3)
+        yield base, token, tmp
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
+def test_run_all_in_the_browser(server):
+    base, token, tmp = server
+    OUT.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["node", str(BROWSER / "run.mjs"), base, token, str(OUT), *NOTEBOOKS],
+                       capture_output=True, text=True, timeout=600)
+    reports = {}
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            rep = json.loads(line)
+            reports[rep["notebook"]] = rep
+    server_log = (tmp / "server.log").read_text()[-3000:]
+    assert set(reports) == set(NOTEBOOKS), f"run.mjs: rc {r.returncode}\n{r.stdout}\n{r.stderr}\n{server_log}"
+    with open(OUT / "report.json", "w") as f:
+        json.dump(reports, f, indent=1)
+
+    tok = reports["01-tokenizer.ipynb"]
+    assert tok["errors"] == [], tok["errors"]
+    assert tok["images"] >= 1, tok  # the merge counts figure
+
+    loop = reports["04-the-generation-loop.ipynb"]
+    assert loop["errors"] == [], loop["errors"]
+    # Two PNG figures (positions vs time, the cache budget) and the SVG frames of two sliders.
+    assert loop["images"] >= 4, loop
+    for rep in reports.values():
+        for shot in (rep["screenshot"], rep["figure"]):
+            assert pathlib.Path(shot).stat().st_size > 10_000, shot
+    assert r.returncode == 0, r.stderr
