@@ -5,7 +5,7 @@
 // values into MIME bundles is package display's.
 //
 // Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
-// sockets); dispatch.go, execute.go, control.go, history.go (the dispatch); engine.go (what
+// sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch); engine.go (what
 // the session provides).
 //
 // Usage, as cmd/gptnotes runs it:

@@ -3,4 +3,4 @@ func inner(xs []int) int { return xs[5] }
 func outer() int { return inner([]int{1, 2}) }
 outer()
 // Output:
-// Error: Panic: reflect: slice index out of range
+// Error: Panic: runtime error: index out of range (reflect: slice index out of range)

@@ -64,6 +64,9 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 	if e, ok := p.Value.(error); ok {
 		v = e.Error()
 	}
+	if plain, ok := reflectPanics[v]; ok {
+		v = plain + " (" + v + ")"
+	}
 	tb := []string{"panic: " + v}
 	if compiled := compiledFrames(p.Stack); len(compiled) > 0 {
 		tb = append(tb, "", "in compiled code:")
@@ -74,6 +77,19 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 		tb = append(tb, trace...)
 	}
 	return &CellError{Name: "Panic", Value: v, Traceback: tb}
+}
+
+// reflectPanics translates the reflect panics yaegi raises where compiled Go would raise a
+// runtime error, into that runtime error's words.
+var reflectPanics = map[string]string{
+	"reflect: call of reflect.Value.Field on zero Value":     "runtime error: invalid memory address or nil pointer dereference",
+	"reflect: call of reflect.Value.Method on zero Value":    "runtime error: invalid memory address or nil pointer dereference",
+	"reflect: call of reflect.Value.Call on zero Value":      "runtime error: call of a nil function",
+	"reflect: slice index out of range":                      "runtime error: index out of range",
+	"reflect: array index out of range":                      "runtime error: index out of range",
+	"reflect: string index out of range":                     "runtime error: index out of range",
+	"reflect: call of reflect.Value.Elem on zero Value":      "runtime error: invalid memory address or nil pointer dereference",
+	"reflect: call of reflect.Value.Interface on zero Value": "runtime error: invalid memory address or nil pointer dereference",
 }
 
 // frames formats interpreted panic frames, innermost first.
