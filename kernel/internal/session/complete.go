@@ -235,6 +235,8 @@ func (s *Session) Inspect(code string, cursor int, detailLevel int) (data map[st
 		x := identBefore(code, wstart-1)
 		if path := s.packagePath(code, x); path != "" {
 			text = s.describeSymbol(path, x, word)
+		} else if m := s.methods[s.varTypes[x]][word]; m != nil {
+			text = describeFunc(m, detailLevel)
 		} else if v, ok := s.in.Globals()[x]; ok && v.IsValid() {
 			text = describeMember(v, word)
 		}
@@ -300,15 +302,7 @@ func describeMember(v reflect.Value, name string) string {
 // describeName describes a top-level name: a cell's function or type, a variable, a package.
 func (s *Session) describeName(name string, detail int) string {
 	if f, ok := s.funcs[name]; ok {
-		decl := *f
-		if detail == 0 {
-			decl.Body = nil
-		}
-		text := printNode(&decl)
-		if f.Doc != nil {
-			text += "\n\n" + f.Doc.Text()
-		}
-		return text
+		return describeFunc(f, detail)
 	}
 	if src, ok := s.types[name]; ok {
 		text := "type " + src
@@ -343,6 +337,20 @@ func (s *Session) describeName(name string, detail int) string {
 		return "package " + name + ` // import "` + path + `"`
 	}
 	return ""
+}
+
+// describeFunc is a cell function's declaration (with its body at detail level 1) and doc.
+func describeFunc(f *ast.FuncDecl, detail int) string {
+	decl := *f
+	decl.Doc = nil
+	if detail == 0 {
+		decl.Body = nil
+	}
+	text := printNode(&decl)
+	if f.Doc != nil {
+		text += "\n\n" + f.Doc.Text()
+	}
+	return text
 }
 
 func printNode(n ast.Node) string {

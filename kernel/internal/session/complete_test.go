@@ -57,7 +57,11 @@ func TestInspect(t *testing.T) {
 // area is the area of a w×h rectangle.
 func area(w, h float64) float64 { return w * h }
 ratio := 0.25
-var b strings.Builder`); err != nil {
+var b strings.Builder
+type square struct{ side float64 }
+// Area is the side squared.
+func (s square) Area() float64 { return s.side * s.side }
+sq := square{2}`); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -70,6 +74,7 @@ var b strings.Builder`); err != nil {
 		{"fmt", 1, []string{"package fmt"}},
 		{"area(1, 2)", 2, []string{"func area(w, h float64) float64", "area is the area"}},
 		{"ratio", 5, []string{"ratio float64 = 0.25"}},
+		{"sq.Area()", 5, []string{"func (s square) Area() float64", "Area is the side squared."}},
 	} {
 		data, found := s.Inspect(tc.code, tc.cursor, 0)
 		text, _ := data["text/plain"].(string)
