@@ -8,3 +8,6 @@ func expSum(x []float32, shift float32) float32 { return expSumGo(x, shift) }
 
 // hasAVX2 is false off amd64: expSum is always the scalar loop.
 const hasAVX2 = false
+
+// useFastSgemm: the AVX2 Sgemm exists on amd64 only; gonum's stays.
+func useFastSgemm() {}

@@ -15,7 +15,7 @@ import (
 // eps should be around 1e-2 to 1e-3). perTensor entries are checked in each tensor, spread
 // evenly, always including the entry with the largest analytic gradient; perTensor ≤ 0
 // checks every entry (only sensible for a tiny model). The parameters are restored.
-func GradCheck(m *Model, batch, targets [][]int, eps float64, perTensor int) ([]GradCheckRow, error) {
+func GradCheck(m *Model, batch, targets [][]int, eps float64, perTensor int) (GradCheckTable, error) {
 	if _, err := m.Forward(batch, targets); err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func GradCheck(m *Model, batch, targets [][]int, eps float64, perTensor int) ([]
 		}
 		return meanLoss64(out, targets), nil
 	}
-	var rows []GradCheckRow
+	var rows GradCheckTable
 	for _, t := range m.Params.Tensors {
 		row := GradCheckRow{Tensor: t.Name, Shape: t.Shape}
 		var diff2, a2, n2 float64
@@ -80,7 +80,8 @@ func (r GradCheckRow) String() string {
 		r.Tensor, fmt.Sprint(r.Shape), r.Checked, r.AnalyticNorm, r.MaxAbsDiff, r.RelErr)
 }
 
-// GradCheckTable renders rows as an HTML table for a notebook.
+// GradCheckTable is GradCheck's result, one row per parameter tensor; in a notebook it shows
+// as a table.
 type GradCheckTable []GradCheckRow
 
 // HTML renders the table.

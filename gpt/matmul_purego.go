@@ -2,15 +2,19 @@
 
 package gpt
 
-// gemmRows runs a gemm over the rows [0, N) of its output. gonum's pure-Go Sgemm already
-// splits a product over the cores, so the rows go in one call.
+// Without the openblas tag, blas32 is gonum's pure-Go BLAS, with Sgemm replaced by the
+// blocked AVX2 kernel of sgemm_amd64.go where the CPU has AVX2 and FMA.
+func init() { useFastSgemm() }
+
+// gemmRows runs a gemm over the rows [0, N) of its output. The pure-Go Sgemm (gonum's, or
+// fastSgemm) already splits a product over the cores, so the rows go in one call.
 func gemmRows(N int, fn func(lo, hi int)) { fn(0, N) }
 
 // BLAS names the matrix-product implementation this build uses.
-const BLAS = "gonum (pure Go)"
+const BLAS = "gonum (pure Go; Sgemm in AVX2 assembly where the CPU has it)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = false
 
-// splitGemm: gonum's pure-Go Sgemm splits its products over the cores itself.
+// splitGemm: the pure-Go Sgemm splits its products over the cores itself.
 const splitGemm = false

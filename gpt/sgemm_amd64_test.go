@@ -1,0 +1,55 @@
+package gpt
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The blocked AVX2 Sgemm against a naive triple loop: every transpose, edge tiles, strides,
+// alpha and beta.
+func TestFastSgemm(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, sz := range [][3]int{{6, 16, 8}, {7, 17, 9}, {64, 64, 64}, {100, 50, 300}, {13, 800, 770}, {130, 33, 1}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, tA := range []bool{false, true} {
+			for _, tB := range []bool{false, true} {
+				lda, ldb, ldc := k+3, n+5, n+2
+				if tA {
+					lda = m + 1
+				}
+				if tB {
+					ldb = k + 4
+				}
+				a := randomSlice(rng, lda*max(m, k), 1)
+				b := randomSlice(rng, ldb*max(n, k), 1)
+				c := randomSlice(rng, ldc*m, 1)
+				alpha, beta := float32(0.7), float32(0.3)
+				want := append([]float32(nil), c...)
+				for i := 0; i < m; i++ {
+					for j := 0; j < n; j++ {
+						var s float64
+						for p := 0; p < k; p++ {
+							av, bv := a[i*lda+p], b[p*ldb+j]
+							if tA {
+								av = a[p*lda+i]
+							}
+							if tB {
+								bv = b[j*ldb+p]
+							}
+							s += float64(av) * float64(bv)
+						}
+						want[i*ldc+j] = float32(float64(alpha)*s + float64(beta)*float64(c[i*ldc+j]))
+					}
+				}
+				got := append([]float32(nil), c...)
+				fastSgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+				if d := maxDiff(got, want); d > 1e-4 {
+					t.Errorf("m=%d n=%d k=%d tA=%v tB=%v: max |diff| %g", m, n, k, tA, tB, d)
+				}
+			}
+		}
+	}
+}
