@@ -60,6 +60,22 @@ func newParams16(p *Params, cfg Config) *params16 {
 	return q
 }
 
+// share returns the same bf16 weights with scratch buffers of its own.
+func (q *params16) share(cfg Config) *params16 {
+	s := *q
+	s.newScratch(cfg)
+	return &s
+}
+
+// newScratch allocates the fp32 buffers block() and finalNorm() widen weights into.
+func (q *params16) newScratch(cfg Config) {
+	// The scratch is a one-block Params whose views fall at the same relative offsets.
+	one := cfg
+	one.Layers = 1
+	q.scratch, _ = NewParams(one)
+	q.lnf = make([]float32, 2*cfg.Channels)
+}
+
 func (q *params16) bind(cfg Config) {
 	ts := q.tensors
 	view := func(t Tensor) []uint16 { return q.data[t.Offset : t.Offset+t.Size()] }
@@ -72,11 +88,7 @@ func (q *params16) bind(cfg Config) {
 	}
 	first, last := ts[2], ts[2+tensorsPerBlock-1]
 	q.blockLen = last.Offset + last.Size() - first.Offset
-	// The scratch is a one-block Params whose views fall at the same relative offsets.
-	one := cfg
-	one.Layers = 1
-	q.scratch, _ = NewParams(one)
-	q.lnf = make([]float32, 2*cfg.Channels)
+	q.newScratch(cfg)
 }
 
 // WithPrecision returns a model of the same weights computing in p, with its own buffers.

@@ -115,3 +115,38 @@ func TestBF16Forward(t *testing.T) {
 		}
 	}
 }
+
+// Models made by Share run on separate goroutines at once: a BF16 one too, whose weights
+// are widened into scratch per block.
+func TestShareConcurrent(t *testing.T) {
+	m := newTestModel(t, Tiny, 17)
+	ids := randomIDs(rand.New(rand.NewPCG(17, 17)), 48, Tiny.VocabSize)
+	for _, base := range []*Model{m, m.WithPrecision(BF16)} {
+		want, err := base.Forward([][]int{ids}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := make(chan []float32, 4)
+		for g := 0; g < 4; g++ {
+			s := base.Share()
+			go func() {
+				var last []float32
+				for i := 0; i < 5; i++ {
+					out, err := s.Forward([][]int{ids}, nil)
+					if err != nil {
+						t.Error(err)
+						results <- nil
+						return
+					}
+					last = out.Logits
+				}
+				results <- last
+			}()
+		}
+		for g := 0; g < 4; g++ {
+			if got := <-results; got != nil && maxDiff(got, want.Logits) != 0 {
+				t.Errorf("%v: a shared model on its own goroutine gave different logits (max |diff| %g)", base.Precision, maxDiff(got, want.Logits))
+			}
+		}
+	}
+}

@@ -27,8 +27,9 @@ func init() {
 // gemmRows splits a gemm over the rows [0, N) of its output, one chunk per core.
 func gemmRows(N int, fn func(lo, hi int)) { parallelChunks(N, 16, fn) }
 
-// BLAS names the matrix-product implementation this build uses.
-const BLAS = "OpenBLAS (cgo)"
+// BLAS names the matrix-product implementation this build uses (a variable, so that the
+// notebook kernel's symbol table, generated once, reports the build it runs in).
+var BLAS = "OpenBLAS (cgo)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = true

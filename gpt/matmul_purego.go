@@ -10,8 +10,9 @@ func init() { useFastSgemm() }
 // fastSgemm) already splits a product over the cores, so the rows go in one call.
 func gemmRows(N int, fn func(lo, hi int)) { fn(0, N) }
 
-// BLAS names the matrix-product implementation this build uses.
-const BLAS = "gonum (pure Go; Sgemm in AVX2 assembly where the CPU has it)"
+// BLAS names the matrix-product implementation this build uses (a variable, so that the
+// notebook kernel's symbol table, generated once, reports the build it runs in).
+var BLAS = "gonum (pure Go; Sgemm in AVX2 assembly where the CPU has it)"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = false

@@ -4,7 +4,6 @@ raises-exception), the figures are there, and the study's exact figures appear w
 computes them. The executed notebooks and their run times are written to test-output/."""
 import base64
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -19,11 +18,6 @@ from kernel_harness import KERNEL_NAME, ROOT
 
 NOTEBOOKS = ROOT / "notebooks"
 OUT = ROOT / "test-output"
-# The notebooks need a trained model: the one shipped in testdata/ (or $GPTNOTES_MODEL), or
-# OpenAI's GPT-2 ($GPT2_WEIGHTS). TODO(notebooks): drop this skip once testdata/ holds it.
-HAVE_MODEL = (ROOT / "testdata" / "gopher.safetensors").exists() or bool(
-    os.environ.get("GPTNOTES_MODEL") or os.environ.get("GPT2_WEIGHTS"))
-needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="no trained model: testdata/gopher.safetensors is missing")
 LIMIT = 300  # seconds per notebook; each takes well under 2 minutes on an idle 2-core machine
 
 _executed = {}
@@ -112,7 +106,6 @@ def test_committed_notebooks_are_built_from_their_sources():
         assert meta["kernelspec"]["language"] == "go", path
 
 
-@needs_model
 def test_01_tokenizer():
     nb = assert_clean("01-tokenizer.ipynb")
     assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "tokenizer.Merge(ids"))
@@ -125,7 +118,6 @@ def test_01_tokenizer():
     assert "html" in str(cell(nb, "small.EncodeTrace(\"The gopher").outputs[0].data.keys())
 
 
-@needs_model
 def test_02_five_decisions():
     nb = assert_clean("02-five-decisions.ipynb")
     counts = text(cell(nb, "small := gpt.Count(gpt.Small)"))
@@ -144,7 +136,6 @@ def test_02_five_decisions():
     assert len(pngs(nb)) == 1
 
 
-@needs_model
 def test_03_training_is_one_call():
     nb = assert_clean("03-training-is-one-call.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
@@ -158,7 +149,6 @@ def test_03_training_is_one_call():
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
 
 
-@needs_model
 def test_04_the_generation_loop():
     nb = assert_clean("04-the-generation-loop.ipynb")
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))
@@ -175,7 +165,6 @@ def test_04_the_generation_loop():
     assert crop.count("window moved") == 2, crop
 
 
-@needs_model
 def test_05_same_weights_different_bugs():
     nb = assert_clean("05-same-weights-different-bugs.ipynb")
     caching = text(cell(nb, "gpt.CompareCaching(model, prompt, 60)"))
@@ -188,7 +177,6 @@ def test_05_same_weights_different_bugs():
     assert len(pngs(nb)) == 2
 
 
-@needs_model
 def test_06_sampling_policy():
     nb = assert_clean("06-sampling-policy.ipynb")
     assert len(pngs(nb)) == 3 and len(sliders(nb)) == 1
@@ -208,7 +196,6 @@ def checks(nb):
     return out
 
 
-@needs_model
 def test_07_solutions_pass_every_check():
     nb = assert_clean("07-exercises-solutions.ipynb")
     verdicts = checks(nb)
@@ -216,7 +203,6 @@ def test_07_solutions_pass_every_check():
     assert all(ok for _, ok, _ in verdicts), verdicts
 
 
-@needs_model
 def test_07_exercises_fail_every_check_with_its_hint():
     nb = assert_clean("07-exercises.ipynb")
     verdicts = checks(nb)

@@ -13,7 +13,7 @@ func init() {
 	Symbols["github.com/gptnotes/gptnotes/gpt/gpt"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BF16":                reflect.ValueOf(gpt.BF16),
-		"BLAS":                reflect.ValueOf(constant.MakeFromLiteral("\"gonum (pure Go)\"", token.STRING, 0)),
+		"BLAS":                reflect.ValueOf(&gpt.BLAS).Elem(),
 		"Budget":              reflect.ValueOf(gpt.Budget),
 		"CacheBytes":          reflect.ValueOf(gpt.CacheBytes),
 		"Commas":              reflect.ValueOf(gpt.Commas),
