@@ -9,9 +9,10 @@ Python:
 
 Torch runs on 2 threads with OMP_WAIT_POLICY=PASSIVE (without it Debian's torch spin-waits
 against OpenBLAS's threads on two cores); the script re-executes itself to set it. The Go
-side is compiled first (go test -c) so that its peak RSS is that of the benchmark process
-alone; it inherits OMP_WAIT_POLICY too, which OpenBLAS ignores. Both report the best of
---runs forwards after one warm-up, the GFLOP/s that time means (the products of the
+side is compiled first (go test -c) and each of its runs is one benchmark process (one
+warm-up forward, one timed); it inherits OMP_WAIT_POLICY too, which OpenBLAS ignores. The two
+sides take turns, one forward each, --runs times, so that they see the same load; the script
+prints every pair, the best of each side, the GFLOP/s that time means (the products of the
 12·C²·T per block, the output layer's V·C·T and the causal half of attention, ×2), and
 the process's peak RSS (VmHWM: for PyTorch the Python process with torch loaded; for ours the
 Go benchmark process, weights and all). The load average is printed with the figures: on a shared machine
@@ -90,42 +91,49 @@ class GPT(torch.nn.Module):
         return self.ln_f(x) @ self.wte.weight.T  # (B, T, V): every position, tied output layer
 
 
-def bench_torch(runs, dtype):
+def torch_model(dtype):
     torch.manual_seed(1337)
     model = GPT().eval().to(dtype)
     idx = torch.randint(V, (1, T), generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
         logits = model(idx)  # warm up
-        assert logits.shape == (1, T, V), logits.shape
-        best = math.inf
-        for _ in range(runs):
-            t = time.perf_counter()
-            model(idx)
-            best = min(best, time.perf_counter() - t)
-    return best
+    assert logits.shape == (1, T, V), logits.shape
+    return model, idx
 
 
-def bench_go(runs, tags):
+def time_torch(model, idx):
+    with torch.no_grad():
+        t = time.perf_counter()
+        model(idx)
+        return time.perf_counter() - t
+
+
+def build_go(tags, tmp):
+    """Compiles the gpt package's test binary (go test -c) and returns its path and env."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with tempfile.TemporaryDirectory() as tmp:
-        binary = os.path.join(tmp, "gpt.test")
-        cmd = ["go", "test", "-c", "-o", binary]
-        if tags:
-            cmd += ["-tags", tags]
-        env = dict(os.environ)
-        if tags == "openblas":
-            env.setdefault("CGO_LDFLAGS", "-lopenblas")
-        subprocess.run(cmd + ["./gpt/"], cwd=root, env=env, check=True)
-        out = subprocess.run([binary, "-test.run", "^$", "-test.bench", "ForwardSmall1024$",
-                              "-test.benchtime", "1x", "-test.count", str(runs)], cwd=os.path.join(root, "gpt"),
-                             env=env, check=True, capture_output=True, text=True).stdout
-    times = [int(t) for t in re.findall(r"BenchmarkForwardSmall1024\S*\s+\d+\s+(\d+) ns/op", out)]
-    if not times:
+    binary = os.path.join(tmp, "gpt.test")
+    cmd = ["go", "test", "-c", "-o", binary]
+    if tags:
+        cmd += ["-tags", tags]
+    env = dict(os.environ)
+    if tags == "openblas":
+        env.setdefault("CGO_LDFLAGS", "-lopenblas")
+    subprocess.run(cmd + ["./gpt/"], cwd=root, env=env, check=True)
+    return binary, env, os.path.join(root, "gpt")
+
+
+def run_go(binary, env, cwd):
+    """One BenchmarkForwardSmall1024 run (one warm-up forward, one timed): seconds, peak RSS."""
+    out = subprocess.run([binary, "-test.run", "^$", "-test.bench", "ForwardSmall1024$",
+                          "-test.benchtime", "1x"], cwd=cwd,
+                         env=env, check=True, capture_output=True, text=True).stdout
+    m = re.search(r"BenchmarkForwardSmall1024\S*\s+\d+\s+(\d+) ns/op", out)
+    if not m:
         sys.exit("no benchmark line in:\n" + out)
     # The benchmark reports its own VmHWM: a child's ru_maxrss would include the Python
     # process it was forked from.
     rss = re.search(r"([\d.]+) peak-RSS-MiB", out)
-    return min(times) / 1e9, max(float(r) for r in re.findall(r"([\d.]+) peak-RSS-MiB", out)) if rss else float("nan")
+    return int(m.group(1)) / 1e9, float(rss.group(1)) if rss else float("nan")
 
 
 def peak_rss_mib():
@@ -150,19 +158,33 @@ def main():
     print(f"GPT-2 small, {T} positions, all logits, batch 1; {flops() / 1e9:.1f} GFLOP per forward")
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
           f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, load {os.getloadavg()[0]:.2f}")
-    tt = bench_torch(args.runs, torch.float32)
-    rss_torch = peak_rss_mib()
-    print(f"pytorch fp32: {tt:.3f} s, {flops() / tt / 1e9:.1f} GFLOP/s, peak RSS {rss_torch:.0f} MiB", flush=True)
+    model, idx = torch_model(torch.float32)
+    # The two sides take turns, one forward each, so that they see the same load.
+    tts, tgs, rss_go = [], [], float("nan")
+    with tempfile.TemporaryDirectory() as tmp:
+        go = None if args.no_go else build_go(args.go_tags, tmp)
+        for i in range(args.runs):
+            tts.append(time_torch(model, idx))
+            line = f"run {i + 1}: pytorch {tts[-1]:.3f} s"
+            if go:
+                tg, rss_go = run_go(*go)
+                tgs.append(tg)
+                line += f", gptnotes {tg:.3f} s, ratio {tg / tts[-1]:.2f}x"
+            print(line + f" (load {os.getloadavg()[0]:.2f})", flush=True)
+    tt = min(tts)
+    print(f"pytorch fp32: best {tt:.3f} s, {flops() / tt / 1e9:.1f} GFLOP/s, peak RSS {peak_rss_mib():.0f} MiB", flush=True)
     if args.bf16:
-        tb = bench_torch(args.runs, torch.bfloat16)
-        print(f"pytorch bf16: {tb:.3f} s, {flops() / tb / 1e9:.1f} GFLOP/s", flush=True)
-    if args.no_go:
+        model, idx = torch_model(torch.bfloat16)
+        tb = min(time_torch(model, idx) for _ in range(args.runs))
+        print(f"pytorch bf16: best {tb:.3f} s, {flops() / tb / 1e9:.1f} GFLOP/s", flush=True)
+    if not tgs:
         return
-    tg, rss_go = bench_go(args.runs, args.go_tags)
-    print(f"gptnotes fp32 ({args.go_tags or 'pure Go'}): {tg:.3f} s, {flops() / tg / 1e9:.1f} GFLOP/s, "
-          f"peak RSS {rss_go:.0f} MiB, load {os.getloadavg()[0]:.2f}")
-    print(f"ratio gptnotes/pytorch: {tg / tt:.2f}x (goal ≤ 0.6x)")
-
+    tg = min(tgs)
+    ratios = sorted(g / t for g, t in zip(tgs, tts))
+    print(f"gptnotes fp32 ({args.go_tags or 'pure Go'}): best {tg:.3f} s, {flops() / tg / 1e9:.1f} GFLOP/s, "
+          f"peak RSS {rss_go:.0f} MiB")
+    print(f"ratio gptnotes/pytorch: best/best {tg / tt:.2f}x, median of the paired runs "
+          f"{ratios[len(ratios) // 2]:.2f}x (goal ≤ 0.6x)")
 
 if __name__ == "__main__":
     main()
