@@ -38,6 +38,7 @@
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
 //	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
+//	m, tok, about, err := gpt.Pretrained() // what a notebook runs: GPT-2 if found, else testdata/gopher.safetensors
 //
 //	g, err := gpt.NewGenerator(m, tok.Encode("Hello"), gpt.NanoGPT, true) // cached; gpt.Greedy is argmax
 //	s, err := g.Step()          // one token: its probability, the positions forwarded, the cache's bytes

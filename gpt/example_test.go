@@ -81,3 +81,19 @@ func ExampleResidualGrowth() {
 	// scaled false: ‖x_8‖/‖x_0‖ ≈ 7
 	// scaled true: ‖x_8‖/‖x_0‖ ≈ 2
 }
+
+// A trace records the residual stream's norm after the embedding and every block, one
+// query's attention in every layer and head, and the time of each stage; tr.HTML() shows
+// it all in a notebook cell.
+func ExampleModel_Trace() {
+	m, _ := gpt.New(gpt.Tiny)
+	m.Init(3, true)
+	tr, _ := m.Trace([]int{1, 2, 3, 4, 5, 6, 7, 8}, gpt.TraceOptions{Position: -1})
+	fmt.Println("norm rows:", len(tr.Norms), "stages:", len(tr.Stages))
+	fmt.Printf("position %d attends to %d keys in layer 1, head 0\n", tr.Position, len(tr.Attention[0][0]))
+	fmt.Printf("growth over the embedding after block 2: %.2fx\n", tr.MeanNorms[2]/tr.MeanNorms[0])
+	// Output:
+	// norm rows: 3 stages: 4
+	// position 7 attends to 8 keys in layer 1, head 0
+	// growth over the embedding after block 2: 1.04x
+}

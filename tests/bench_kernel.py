@@ -5,6 +5,9 @@
     iopub (the whole request), median and p90 of --n executes;
   - RSS of the kernel process after 10 and after --n executes.
 
+Both kernels run at once and are measured alternately, execute by execute, so the load of a
+shared machine weighs on both alike.
+
 Not a pytest test (the file name keeps pytest from collecting it). Run:
     GPTNOTES_BIN=bin/gptnotes /usr/bin/python3 tests/bench_kernel.py [--n 1000] [--starts 5]
 """
@@ -70,40 +73,47 @@ def execute_once(kc, code):
     return t_reply, time.perf_counter() - t0
 
 
-def bench(kernel_name, code, n, starts):
-    start_times = []
+def bench(kernels, n, starts):
+    """Measures every kernel in turn, interleaved start by start and execute by execute, so
+    a change in the machine's load hits both sides alike."""
+    res = {label: {"start": [], "reply": [], "idle": []} for _, label, _ in kernels}
     for _ in range(starts):
-        km, kc, took = start(kernel_name)
-        start_times.append(took)
-        stop(km, kc)
-    km, kc, _ = start(kernel_name)
-    pid = km.provisioner.process.pid
-    # drain the startup chatter on iopub
+        for kernel_name, label, _ in kernels:
+            km, kc, took = start(kernel_name)
+            res[label]["start"].append(took)
+            stop(km, kc)
+    running = []
+    for kernel_name, label, code in kernels:
+        km, kc, _ = start(kernel_name)
+        running.append((label, code, km, kc, km.provisioner.process.pid))
     time.sleep(0.5)
-    while True:
-        try:
-            kc.get_iopub_msg(timeout=0.1)
-        except Exception:
-            break
-    reply, idle = [], []
-    rss10 = None
+    for _, _, _, kc, _ in running:  # drain the startup chatter on iopub
+        while True:
+            try:
+                kc.get_iopub_msg(timeout=0.1)
+            except Exception:
+                break
     for i in range(n):
-        r, d = execute_once(kc, code)
-        reply.append(r)
-        idle.append(d)
-        if i + 1 == 10:
-            rss10 = rss_mib(pid)
-    rss_n = rss_mib(pid)
-    stop(km, kc)
+        for label, code, _, kc, pid in running:
+            r, d = execute_once(kc, code)
+            res[label]["reply"].append(r)
+            res[label]["idle"].append(d)
+            if i + 1 == 10:
+                res[label]["rss10"] = rss_mib(pid)
     q = lambda xs, p: sorted(xs)[int(p * (len(xs) - 1))]
-    return {
-        "start_ms": statistics.median(start_times) * 1e3,
-        "reply_ms": statistics.median(reply) * 1e3,
-        "idle_ms": statistics.median(idle) * 1e3,
-        "idle_p90_ms": q(idle, 0.9) * 1e3,
-        "rss10": rss10,
-        "rss_n": rss_n,
-    }
+    out = {}
+    for label, code, km, kc, pid in running:
+        r = res[label]
+        out[label] = {
+            "start_ms": statistics.median(r["start"]) * 1e3,
+            "reply_ms": statistics.median(r["reply"]) * 1e3,
+            "idle_ms": statistics.median(r["idle"]) * 1e3,
+            "idle_p90_ms": q(r["idle"], 0.9) * 1e3,
+            "rss10": r["rss10"],
+            "rss_n": rss_mib(pid),
+        }
+        stop(km, kc)
+    return out
 
 
 def main():
@@ -112,9 +122,7 @@ def main():
     ap.add_argument("--starts", type=int, default=5, help="kernel starts to time")
     args = ap.parse_args()
     print(f"load before: {os.getloadavg()}")
-    results = {}
-    for kernel_name, label, code in KERNELS:
-        results[label] = bench(kernel_name, code, args.n, args.starts)
+    results = bench(KERNELS, args.n, args.starts)
     print(f"load after:  {os.getloadavg()}")
     print(f"\n{'':12} {'start→info':>11} {'rt→reply':>9} {'rt→idle':>8} {'p90 idle':>9} "
           f"{'RSS@10':>8} {'RSS@' + str(args.n):>9}")
