@@ -41,7 +41,7 @@ func loadShipped(t *testing.T) (*gpt.Model, *tokenizer.Tokenizer, map[string]str
 
 // TestShippedModelFitsGo measures the loss on one window of Go source the model was not
 // trained on (a validation file of GOROOT/src): far below ln(4096) ≈ 8.3, the loss of an
-// untrained model (the shipped model gets 3.8 on it).
+// untrained model (the shipped model gets 3.5 on it).
 func TestShippedModelFitsGo(t *testing.T) {
 	m, tok, _ := loadShipped(t)
 	c, err := gpt.OpenCorpus(gpt.GoSourceDir(), gpt.CorpusOptions{})
@@ -69,8 +69,8 @@ func TestShippedModelFitsGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("loss on the first %d tokens of held-out %s: %.3f", T, file, out.Loss)
-	if out.Loss > 4.5 {
-		t.Errorf("loss on held-out Go source %.3f, want < 4.5", out.Loss)
+	if out.Loss > 4.2 {
+		t.Errorf("loss on held-out Go source %.3f, want < 4.2", out.Loss)
 	}
 }
 

@@ -438,7 +438,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	}
 	sampled := "every step"
 	if k > 1 {
-		sampled = fmt.Sprintf("uncached timed on every %d-th step", k)
+		sampled = fmt.Sprintf("uncached loop timed on every %dth step and counted for the steps between", k)
 	}
 	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: name, figures: []string{"positions"}}, nil
 }
