@@ -114,27 +114,15 @@ func SliderPositions(counts []PositionCount) *Slider {
 		line(p, "with a KV cache", xs[:i+1], ca[:i+1], 0, false)
 		points(p, "", xs[i:i+1], un[i:i+1], colorAt(1), draw.CircleGlyph{})
 		points(p, "", xs[i:i+1], ca[i:i+1], colorAt(0), draw.CircleGlyph{})
-		labels(p, xs[i:i+1], un[i:i+1], []string{commas(c.Uncached)}, colorAt(1))
-		labels(p, xs[i:i+1], ca[i:i+1], []string{commas(c.Cached)}, colorAt(0))
+		labels(p, xs[i:i+1], un[i:i+1], []string{gpt.Commas(c.Uncached)}, colorAt(1))
+		labels(p, xs[i:i+1], ca[i:i+1], []string{gpt.Commas(c.Cached)}, colorAt(0))
 		p.X.Min, p.X.Max = 0, xs[len(xs)-1]*1.15
 		p.Y.Min, p.Y.Max = 0, un[len(un)-1]*1.05
 		s.Frames = append(s.Frames, Frame{
 			SVG: SVGOf(p, 5*vg.Inch, 3*vg.Inch),
 			Caption: fmt.Sprintf("%d-token prompt, %d new tokens: %s positions without a cache, %s with one (%s)",
-				c.Prompt, c.NewTokens, commas(c.Uncached), commas(c.Cached), Ratio(c.Ratio())),
+				c.Prompt, c.NewTokens, gpt.Commas(c.Uncached), gpt.Commas(c.Cached), Ratio(c.Ratio())),
 		})
-	}
-	return s
-}
-
-// commas writes n with thousands separators: 35456 → "35,456".
-func commas(n int) string {
-	if n < 0 {
-		return "-" + commas(-n)
-	}
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

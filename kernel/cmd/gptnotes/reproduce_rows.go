@@ -745,12 +745,19 @@ func rowNumpy(r *reproducer) (rowResult, error) {
 		model: model}, nil
 }
 
-func rowTopK200(r *reproducer) (rowResult, error) {
-	lc, model, err := r.openAILogits(capitalPrompt)
+// capitalAndNumpy returns OpenAI's GPT-2 next-token logits after the study's two prompts: a
+// wide distribution ("The capital of France is") and a narrow one ("import numpy as").
+func (r *reproducer) capitalAndNumpy() (capital, numpy []float32, model string, err error) {
+	capital, model, err = r.openAILogits(capitalPrompt)
 	if err != nil {
-		return rowResult{}, err
+		return nil, nil, "", err
 	}
-	ln, _, err := r.openAILogits(numpyPrompt)
+	numpy, _, err = r.openAILogits(numpyPrompt)
+	return capital, numpy, model, err
+}
+
+func rowTopK200(r *reproducer) (rowResult, error) {
+	lc, ln, model, err := r.capitalAndNumpy()
 	if err != nil {
 		return rowResult{}, err
 	}
@@ -762,11 +769,7 @@ func rowTopK200(r *reproducer) (rowResult, error) {
 }
 
 func rowTopP(r *reproducer) (rowResult, error) {
-	lc, model, err := r.openAILogits(capitalPrompt)
-	if err != nil {
-		return rowResult{}, err
-	}
-	ln, _, err := r.openAILogits(numpyPrompt)
+	lc, ln, model, err := r.capitalAndNumpy()
 	if err != nil {
 		return rowResult{}, err
 	}
