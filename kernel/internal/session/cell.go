@@ -31,6 +31,14 @@ type piece struct {
 	body       *ast.BlockStmt // stmtPiece
 }
 
+// root is the syntax tree of the piece: its file for declarations, its block for statements.
+func (p piece) root() ast.Node {
+	if p.kind == declPiece {
+		return p.file
+	}
+	return p.body
+}
+
 // splitCell cuts src into pieces at the top-level import, func and type declarations.
 func splitCell(src string) []piece {
 	var s scanner.Scanner
@@ -267,10 +275,7 @@ func usesAny(p piece, names map[string]bool) bool {
 	if len(names) == 0 {
 		return false
 	}
-	var root ast.Node = p.body
-	if p.kind == declPiece {
-		root = p.file
-	}
+	root := p.root()
 	found := false
 	ast.Inspect(root, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && names[id.Name] {

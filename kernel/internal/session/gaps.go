@@ -28,10 +28,7 @@ func (c *cellCtx) check() error {
 		}
 	}
 	for _, p := range c.pieces {
-		var root ast.Node = p.body
-		if p.kind == declPiece {
-			root = p.file
-		}
+		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.ImportSpec:
@@ -413,10 +410,7 @@ func (c *cellCtx) pos(p token.Pos) string {
 func (c *cellCtx) hasInterfaceAssertion() bool {
 	found := false
 	for _, p := range c.pieces {
-		var root ast.Node = p.body
-		if p.kind == declPiece {
-			root = p.file
-		}
+		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.TypeAssertExpr:

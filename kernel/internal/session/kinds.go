@@ -38,10 +38,7 @@ func (c *cellCtx) scanKinds() {
 		c.kinds[name] = k
 	}
 	for _, p := range c.pieces {
-		var root ast.Node = p.body
-		if p.kind == declPiece {
-			root = p.file
-		}
+		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:

@@ -35,10 +35,7 @@ func (c *cellCtx) mainFunc() {
 	const renamed = "__gptnotes_main"
 	var out []piece
 	for _, p := range c.pieces {
-		var root ast.Node = p.body
-		if p.kind == declPiece {
-			root = p.file
-		}
+		root := p.root()
 		replaceExprs(root, func(e ast.Expr) ast.Expr {
 			if id, ok := e.(*ast.Ident); ok && id.Name == "main" {
 				id.Name = renamed
