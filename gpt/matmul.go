@@ -11,8 +11,8 @@ import (
 // Every matrix product of the model goes through gonum's blas32, which is gonum's pure-Go
 // BLAS unless the package is built with the `openblas` tag (matmul_openblas.go), which
 // registers OpenBLAS through gonum's netlib bindings. A product of one row (the cached
-// decode step) is a matrix-vector product (gemv), which BLAS libraries run much faster
-// than a one-row gemm.
+// decode step) is a matrix-vector product (gemv) with kernels of our own (gemv.go) that
+// stream the weights at the memory's speed.
 
 // matmulForward computes out = inp·w + bias, the Conv1D of GPT-2 (llm.c's matmul_forward):
 //
@@ -32,10 +32,10 @@ func matmulForward(out, inp, w, bias []float32, N, C, OC int) {
 		beta = 1
 	}
 	if N == 1 {
-		// y (OC) = wᵀ·x, split over the cores by output columns.
-		parallelChunks(OC, 256, func(lo, hi int) {
-			blas32.Implementation().Sgemv(blas.Trans, C, hi-lo, 1, w[lo:], OC, inp, 1, beta, out[lo:hi], 1)
-		})
+		if bias == nil {
+			clear(out)
+		}
+		gemvConv1D(out, inp, w, C, OC) // gemv.go
 		return
 	}
 	gemmSplit(N, OC, func(r0, r1, c0, c1 int) {
@@ -67,9 +67,7 @@ func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
 //	wte (V, C)
 func logitsForward(out, inp, wte []float32, N, C, V int) {
 	if N == 1 {
-		parallelChunks(V, 1024, func(lo, hi int) {
-			blas32.Implementation().Sgemv(blas.NoTrans, hi-lo, C, 1, wte[lo*C:], C, inp, 1, 0, out[lo:hi], 1)
-		})
+		gemvLogits(out, inp, wte, C, V) // gemv.go
 		return
 	}
 	gemmSplit(N, V, func(r0, r1, c0, c1 int) {
@@ -119,16 +117,7 @@ func parallelChunks(n, minChunk int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for i := 0; i < w; i++ {
-		lo, hi := n*i/w, n*(i+1)/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+	runWorkers(w, func(i int) { fn(n*i/w, n*(i+1)/w) }) // team.go
 }
 
 // parallelFor runs fn(worker, i) for every i in [0, n), handing indices to one goroutine
@@ -146,24 +135,19 @@ func parallelFor(n int, fn func(worker, i int)) {
 	}
 	var mu sync.Mutex
 	next := 0
-	var wg sync.WaitGroup
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				fn(k, i)
+	work := func(k int) {
+		for {
+			mu.Lock()
+			i := next
+			next++
+			mu.Unlock()
+			if i >= n {
+				return
 			}
-		}()
+			fn(k, i)
+		}
 	}
-	wg.Wait()
+	runWorkers(w, work)
 }
 
 // matmulBackward is the gradient of matmulForward, out = inp·w + bias (llm.c's

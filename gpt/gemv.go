@@ -1,0 +1,108 @@
+package gpt
+
+// One-row products. A cached decode step pushes one position through the model, so each of
+// its matrix products multiplies a single row by a weight matrix: there are only 2 flops per
+// weight read, and the step's speed is how fast the cores stream the weights from memory
+// (GPT-2 Small reads all 498 MB of them for every token). The kernels below read every
+// weight exactly once, in the order it lies in memory, with AVX2 and FMA where the CPU has
+// them (gemv_amd64.s) and plain loops otherwise, and the cores share the work.
+
+// gemvConv1D adds x·w to y, the one-row Conv1D: x (C), w (C, OC) in the checkpoint's
+// [in, out] layout, y (OC). Each core takes a range of rows of w — one contiguous stretch of
+// memory — and adds x[i]·w[i] for its rows into a y of its own, which stays in cache; the
+// partial ys are summed at the end.
+func gemvConv1D(y, x, w []float32, C, OC int) {
+	nw := min(workers(), C/64)
+	if nw <= 1 {
+		gemvRows(y[:OC], x[:C], w, OC)
+		return
+	}
+	rows := func(k int) (lo, hi int) { // worker k's rows, in fours
+		lo, hi = (C*k/nw)&^3, (C*(k+1)/nw)&^3
+		if k == nw-1 {
+			hi = C
+		}
+		return lo, hi
+	}
+	part := make([]float32, (nw-1)*OC) // the other workers' partial ys
+	runWorkers(nw, func(k int) {
+		lo, hi := rows(k)
+		dst := y[:OC]
+		if k > 0 {
+			dst = part[(k-1)*OC : k*OC]
+		}
+		gemvRows(dst, x[lo:hi], w[lo*OC:], OC)
+	})
+	for k := 1; k < nw; k++ {
+		for j, v := range part[(k-1)*OC : k*OC] {
+			y[j] += v
+		}
+	}
+}
+
+// gemvLogits sets y = wte·x, the one-row output layer: x (C), wte (V, C), y (V). Each core
+// takes a range of token rows; every logit is one dot product with x, which stays in cache.
+func gemvLogits(y, x, wte []float32, C, V int) {
+	parallelChunks(V, 1024, func(lo, hi int) {
+		gemvDot(y[lo:hi], x[:C], wte[lo*C:], C)
+	})
+}
+
+// gemvRows adds Σ_i x[i]·w[i·ldw : i·ldw+len(y)] to y.
+func gemvRows(y, x, w []float32, ldw int) {
+	rows, cols := len(x), len(y)
+	if rows == 0 || cols == 0 {
+		return
+	}
+	if len(w) < (rows-1)*ldw+cols {
+		panic("gpt: gemv: weight slice too short")
+	}
+	r4, c8 := rows&^3, cols&^7 // the assembly's part: rows by four, columns by eight
+	if !hasAVX2 || r4 == 0 || c8 == 0 {
+		r4, c8 = 0, 0
+	} else {
+		gemvRowsAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)
+	}
+	for i := 0; i < r4; i++ { // the last few columns of the kernel's rows
+		xi, row := x[i], w[i*ldw:i*ldw+cols]
+		for j := c8; j < cols; j++ {
+			y[j] += xi * row[j]
+		}
+	}
+	for i := r4; i < rows; i++ { // the remaining rows, whole
+		xi, row := x[i], w[i*ldw:i*ldw+cols]
+		for j, v := range row {
+			y[j] += xi * v
+		}
+	}
+}
+
+// gemvDot sets y[i] = w[i·ldw : i·ldw+len(x)]·x for every i.
+func gemvDot(y, x, w []float32, ldw int) {
+	rows, cols := len(y), len(x)
+	if rows == 0 {
+		return
+	}
+	if len(w) < (rows-1)*ldw+cols {
+		panic("gpt: gemv: weight slice too short")
+	}
+	r4, c8 := rows&^3, cols&^7
+	if !hasAVX2 || r4 == 0 || c8 == 0 {
+		r4, c8 = 0, 0
+	} else {
+		gemvDotAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)
+	}
+	for i := 0; i < r4; i++ {
+		row := w[i*ldw : i*ldw+cols]
+		for j := c8; j < cols; j++ {
+			y[i] += row[j] * x[j]
+		}
+	}
+	for i := r4; i < rows; i++ {
+		var s float32
+		for j, v := range w[i*ldw : i*ldw+cols] {
+			s += v * x[j]
+		}
+		y[i] = s
+	}
+}

@@ -1,0 +1,128 @@
+package gpt
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The kernels split their work over the cores in parallel regions: a decode step of GPT-2
+// Small runs about sixty of them, each well under a millisecond. Starting a goroutine for
+// each part would be cheap, but waking the idle core that runs it is not: the operating
+// system takes tens of microseconds to wake a sleeping thread (longer in a virtual machine),
+// which adds up to milliseconds per token. So the parts run on a team of helper goroutines,
+// one per extra core, that stay awake — spinning on an atomic counter — for a short while
+// after each part, and only then go to sleep until the next region wakes them.
+
+// spinFor is how long a helper stays awake after its last part.
+const spinFor = time.Millisecond
+
+// runWorkers calls fn(0) … fn(n-1) concurrently, fn(0) on this goroutine, and returns when
+// every call has returned.
+func runWorkers(n int, fn func(k int)) {
+	if n <= 1 {
+		fn(0)
+		return
+	}
+	helpers := theTeam()
+	if n-1 > len(helpers) || !teamBusy.TryLock() {
+		// More parts than cores, or another region holds the team (regions running from
+		// several goroutines at once, or one inside another): plain goroutines.
+		var wg sync.WaitGroup
+		for k := 1; k < n; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fn(k)
+			}()
+		}
+		fn(0)
+		wg.Wait()
+		return
+	}
+	defer teamBusy.Unlock()
+	for k := 1; k < n; k++ {
+		helpers[k-1].start(func() { fn(k) })
+	}
+	fn(0)
+	for k := 1; k < n; k++ {
+		helpers[k-1].wait()
+	}
+}
+
+// teamBusy is held by the region that uses the team.
+var teamBusy sync.Mutex
+
+var (
+	teamOnce sync.Once
+	team     []*helper
+)
+
+// theTeam starts the helpers on first use: one per core beyond the first.
+func theTeam() []*helper {
+	teamOnce.Do(func() {
+		team = make([]*helper, runtime.GOMAXPROCS(0)-1)
+		for i := range team {
+			team[i] = &helper{wake: make(chan struct{}, 1)}
+			go team[i].loop()
+		}
+	})
+	return team
+}
+
+// A helper runs one part at a time. start publishes a part by storing it and then bumping
+// posted; the helper runs it and sets done to the same number. A helper that found nothing
+// to do for spinFor says it is asleep and blocks on wake; start checks asleep after posting,
+// and the helper checks posted again after saying it is asleep, so one of them always
+// notices the other (the atomics are sequentially consistent).
+type helper struct {
+	part   func()
+	posted atomic.Uint64
+	done   atomic.Uint64
+	asleep atomic.Bool
+	wake   chan struct{}
+}
+
+func (h *helper) start(part func()) {
+	h.part = part
+	h.posted.Add(1)
+	if h.asleep.Load() {
+		select {
+		case h.wake <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}
+
+// wait spins until the helper has finished its part (it is running it now).
+func (h *helper) wait() {
+	for i := 0; h.done.Load() != h.posted.Load(); i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+}
+
+func (h *helper) loop() {
+	var seen uint64
+	for {
+		idle := time.Now()
+		for h.posted.Load() == seen {
+			if time.Since(idle) < spinFor {
+				continue
+			}
+			h.asleep.Store(true)
+			if h.posted.Load() == seen {
+				<-h.wake
+			}
+			h.asleep.Store(false)
+			idle = time.Now()
+		}
+		seen = h.posted.Load()
+		part := h.part
+		h.part = nil
+		part()
+		h.done.Store(seen)
+	}
+}
