@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"math"
 	"strings"
 	"time"
 )
@@ -77,7 +78,7 @@ type Generator struct {
 	cache   *KVCache  // cached mode: keys and values of ids[start:len(ids)-1]
 	total   int       // positions forwarded so far
 	steps   []Step    // the history
-	probs   []float64 // (V) scratch: softmax of the last logits at temperature 1
+	exps    []float32 // (V) scratch for the model's distribution (softmaxSum)
 	order   []int     // scratch: ids of the TopN candidates
 	stopped bool
 	checked bool
@@ -210,11 +211,15 @@ func (g *Generator) Step() (Step, error) {
 	}
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
 	st.Logits = append([]float32(nil), logits...)
-	g.probs = softmaxT(g.probs, logits, 1) // the model's own distribution
-	st.ModelProb = g.probs[c.ID]
+	// The model's own distribution (temperature 1), for the chosen token and the top few.
+	var mx float32
+	var sum float64
+	mx, sum, g.exps = softmaxSum(g.exps, logits)
+	prob := func(id int) float64 { return math.Exp(float64(logits[id])-float64(mx)) / sum }
+	st.ModelProb = prob(c.ID)
 	g.order = rankByLogit(g.order, logits, g.TopN)
 	for i, id := range g.order {
-		st.Top = append(st.Top, Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: g.probs[id]})
+		st.Top = append(st.Top, Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: prob(id)})
 	}
 	g.ids = append(g.ids, c.ID)
 	if c.ID == g.EndID {

@@ -266,3 +266,20 @@ func TestRankByLogit(t *testing.T) {
 		t.Errorf("tie at the top ranked %d, %d; want 10, 20", all[0], all[1])
 	}
 }
+
+// softmaxSum gives the same probabilities as the float64 softmax.
+func TestSoftmaxSumMatchesSoftmax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, V := range []int{1, 7, 1000, 50257} {
+		logits := randomSlice(rng, V, 4)
+		logits[V/2] = -200 // far below the rest: underflows in float32
+		want := softmaxT(nil, logits, 1)
+		mx, sum, _ := softmaxSum(nil, logits)
+		for i := range logits {
+			got := math.Exp(float64(logits[i])-float64(mx)) / sum
+			if d := math.Abs(got - want[i]); d > 1e-6*want[i]+1e-30 {
+				t.Fatalf("V=%d token %d: p %g, softmax %g", V, i, got, want[i])
+			}
+		}
+	}
+}
