@@ -33,6 +33,10 @@ const qBlock = 64
 //	qkv (B, T, 3*C)      q|k|v from attn.c_attn
 func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
 	HS := C / NH
+	if usePacked(HS) {
+		attentionPacked(out, att, qkv, B, T, C, NH) // attention_packed.go
+		return
+	}
 	nBlocks := (T + qBlock - 1) / qBlock
 	scratch := make([][]float32, workers())
 	parallelFor(B*NH*nBlocks, func(w, i int) {

@@ -1,0 +1,169 @@
+package gpt
+
+import (
+	"math"
+	"sync"
+)
+
+// attentionPacked is attentionForward on a CPU with AVX2 when a head has a multiple of 16
+// channels (every GPT-2 size has 64): the same fused causal kernel, with both of its
+// products run by sgemm's 6×16 micro-kernel (kern6x16) on panels packed once per head.
+//
+// BLAS libraries lose most of their speed on attention's products: they are small
+// (a block of queries against one head's keys, 64 deep), and a general gemm repacks
+// its operands on every call, which for a key matrix read transposed costs more than
+// the multiply. Here each head's queries, keys and values are packed once, in the order
+// the micro-kernel reads them:
+//
+//	qp  (tiles of 6 queries, HS, 6)    scaled by 1/√HS
+//	kp  (panels of 16 keys, HS, 16)
+//	vp  (HS/16 panels of channels, T, 16)
+//
+// and then, for each block of queries (spread over the cores):
+//
+//	s   = q·kᵀ/√HS         per 6×16 tile, skipping the key panels past the tile's diagonal
+//	e   = exp(s − max s)   per row, masked, in place
+//	out = e·v / Σe         per 6×16 tile, over the keys up to the tile's last query; the
+//	                       micro-kernel reads e's six rows where they are (kern6x16A)
+func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
+	HS := C / NH
+	tiles := (T + mr - 1) / mr
+	panels := (T + nr - 1) / nr
+	Tk := panels * nr // keys rounded up to whole panels
+	qpLen, kpLen, vpLen := tiles*HS*mr, panels*HS*nr, HS*Tk
+	perHead := qpLen + kpLen + vpLen
+
+	buf := getFloats(&packedHeads, B*NH*perHead)
+	defer packedHeads.Put(buf)
+	heads := *buf
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	parallelFor(B*NH, func(_, bh int) {
+		b, h := bh/NH, bh%NH
+		x := qkv[b*T*3*C:]
+		hp := heads[bh*perHead : (bh+1)*perHead]
+		qp, kp, vp := hp[:qpLen], hp[qpLen:qpLen+kpLen], hp[qpLen+kpLen:]
+		// Zero the padding: the last tile's queries and last panel's keys past T, and
+		// the values of those keys.
+		for t := T; t < tiles*mr; t++ {
+			for p := 0; p < HS; p++ {
+				qp[(t/mr*HS+p)*mr+t%mr] = 0
+			}
+		}
+		for t := T; t < Tk; t++ {
+			for p := 0; p < HS; p++ {
+				kp[(t/nr*HS+p)*nr+t%nr] = 0
+			}
+			for c := 0; c < HS/nr; c++ {
+				clear(vp[(c*Tk+t)*nr : (c*Tk+t+1)*nr])
+			}
+		}
+		for t := 0; t < T; t++ {
+			q := x[t*3*C+h*HS : t*3*C+h*HS+HS]
+			k := x[t*3*C+C+h*HS : t*3*C+C+h*HS+HS]
+			v := x[t*3*C+2*C+h*HS : t*3*C+2*C+h*HS+HS]
+			qt, qi := qp[t/mr*HS*mr:], t%mr
+			kt, kj := kp[t/nr*HS*nr:], t%nr
+			for p := 0; p < HS; p++ {
+				qt[p*mr+qi] = q[p] * scale
+				kt[p*nr+kj] = k[p]
+			}
+			for c := 0; c < HS/nr; c++ {
+				copy(vp[(c*Tk+t)*nr:(c*Tk+t+1)*nr], v[c*nr:(c+1)*nr])
+			}
+		}
+	})
+
+	const blockTiles = 10 // queries per task: 60
+	blocks := (tiles + blockTiles - 1) / blockTiles
+	scratch := make([]*[]float32, workers())
+	parallelFor(B*NH*blocks, func(w, i int) {
+		bh, blk := i/blocks, i%blocks
+		b, h := bh/NH, bh%NH
+		hp := heads[bh*perHead : (bh+1)*perHead]
+		qp, kp, vp := hp[:qpLen], hp[qpLen:qpLen+kpLen], hp[qpLen+kpLen:]
+		if scratch[w] == nil {
+			scratch[w] = getFloats(&attnScratch, blockTiles*mr*Tk)
+		}
+		s := *scratch[w] // scores, then exponentials: (60 rows, ldS)
+
+		t0 := blk * blockTiles * mr
+		nt := min(blockTiles, tiles-blk*blockTiles)
+		m := min(t0+nt*mr, T)         // keys visible to the block's last query
+		ldS := (m + nr - 1) / nr * nr // whole panels
+		clear(s[:nt*mr*ldS])
+		var tmp [mr * nr]float32
+		var inv [mr]float32
+		for ti := 0; ti < nt; ti++ {
+			r0 := t0 + ti*mr
+			rows := min(mr, T-r0)
+			keys := r0 + rows // keys visible to the tile's last query
+			st := s[ti*mr*ldS : (ti+1)*mr*ldS]
+			for q := 0; q <= (keys-1)/nr; q++ {
+				kern6x16(HS, &qp[(r0/mr)*HS*mr], &kp[q*HS*nr], &st[q*nr], ldS)
+			}
+			// Each row's exponentials, masked; the division by their sum waits for the
+			// output (6×16 numbers instead of a row of keys).
+			for i := 0; i < rows; i++ {
+				n := r0 + i + 1 // keys this query sees
+				row := st[i*ldS : i*ldS+keys]
+				inv[i] = 1 / expSum(row[:n], rowMax(row[:n]))
+				clear(row[n:])
+				if att != nil {
+					a := att[((b*NH+h)*T+r0+i)*T : ((b*NH+h)*T+r0+i+1)*T]
+					for j, e := range row[:n] {
+						a[j] = e * inv[i]
+					}
+					clear(a[n:])
+				}
+			}
+			for c := 0; c < HS/nr; c++ {
+				clear(tmp[:])
+				kern6x16A(keys, &st[0], ldS, &vp[c*Tk*nr], &tmp[0], nr)
+				for i := 0; i < rows; i++ {
+					o := out[(b*T+r0+i)*C+h*HS+c*nr : (b*T+r0+i)*C+h*HS+(c+1)*nr]
+					for j := range o {
+						o[j] = tmp[i*nr+j] * inv[i]
+					}
+				}
+			}
+		}
+	})
+	for _, p := range scratch {
+		if p != nil {
+			attnScratch.Put(p)
+		}
+	}
+}
+
+// rowMax is the largest of x (not empty).
+func rowMax(x []float32) float32 {
+	n := len(x) &^ 7
+	mx := x[0]
+	if n > 0 {
+		mx = maxAVX2(x[:n])
+	}
+	for _, v := range x[n:] {
+		mx = max(mx, v)
+	}
+	return mx
+}
+
+func kern6x16A(kc int, a *float32, lda int, b, c *float32, ldc int)
+func maxAVX2(x []float32) float32
+
+// The packed heads and the per-worker scratch are reused from call to call (a forward of
+// GPT-2 Small packs 9 MB per layer).
+var packedHeads, attnScratch sync.Pool
+
+// getFloats takes a slice of at least n floats from pool (contents undefined).
+func getFloats(pool *sync.Pool, n int) *[]float32 {
+	if p, ok := pool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n)
+	return &s
+}
+
+// usePacked says whether attentionForward can take attentionPacked's path.
+func usePacked(HS int) bool { return hasAVX2 && HS%nr == 0 }
