@@ -96,10 +96,14 @@ func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, 
 	scale := float32(1 / math.Sqrt(float64(HS)))
 	impl := blas32.Implementation()
 	if nq == 1 {
-		// One query (the cached decode step): two matrix-vector products.
-		impl.Sgemv(blas.NoTrans, m, HS, scale, k, kS, q, 1, 0, s[:m], 1)
+		// One query (the cached decode step): two matrix-vector products (gemv.go).
+		gemvDot(s[:m], q[:HS], k, kS)
+		for j := range s[:m] {
+			s[j] *= scale
+		}
 		softmaxCausal(s[:m], m)
-		impl.Sgemv(blas.Trans, m, HS, 1, v, vS, s, 1, 0, out[:HS], 1)
+		clear(out[:HS])
+		gemvRows(out[:HS], s[:m], v, vS)
 	} else {
 		// scores (nq, m) = q·kᵀ/√HS
 		impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, scale, q, qS, k, kS, 0, s, m)
