@@ -167,9 +167,7 @@ func (m *Model) logits(out, x []float32, N int) {
 			w[i] = bf16ToFloat32(h)
 		}
 		if N == 1 {
-			parallelChunks(nv, 1024, func(lo, hi int) {
-				blas32.Implementation().Sgemv(blas.NoTrans, hi-lo, C, 1, w[lo*C:], C, x, 1, 0, out[v0+lo:v0+hi], 1)
-			})
+			gemvLogits(out[v0:v0+nv], x, w, C, nv) // gemv.go
 			continue
 		}
 		gemmSplit(N, nv, func(r0, r1, c0, c1 int) {

@@ -29,9 +29,12 @@
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //
 // Speed: matrix products go through gonum's blas32, pure Go by default and OpenBLAS when
-// built with -tags openblas (as the Makefile does); one-row products (a cached decode step)
-// are matrix-vector products. Attention is a fused causal kernel (attention.go) and the
-// exponentials of softmax and GELU run eight at a time with AVX2 where the CPU has it.
+// built with -tags openblas (as the Makefile does). One-row products (a cached decode step)
+// run on kernels of our own that stream each weight once at the memory's speed (gemv.go).
+// Attention is a fused causal kernel whose products run on sgemm's AVX2 micro-kernel over
+// panels packed once per head (attention_packed_amd64.go), and the exponentials of softmax
+// and GELU run eight at a time with AVX2 where the CPU has it. Work is split over the cores
+// by a team of helper goroutines that stay awake between parallel regions (team.go).
 // Every fast kernel has a naive reference beside it that the tests compare it with.
 //
 //	path, err := gpt.Find()     // $GPT2_WEIGHTS, or GPT-2 in the Hugging Face cache
