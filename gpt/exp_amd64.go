@@ -4,6 +4,7 @@ package gpt
 // has them (exp_amd64.s); expSumGo is the same computation one element at a time.
 
 func expSumAVX2(x []float32, shift float32) float32
+func geluAVX2(out, inp []float32, k, c float32)
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax uint32)
 
@@ -31,4 +32,14 @@ func expSum(x []float32, shift float32) float32 {
 	n := len(x) &^ 7
 	s := expSumAVX2(x[:n], shift)
 	return s + expSumGo(x[n:], shift)
+}
+
+// geluRange is geluForward on one range, in one AVX2 pass where the CPU has it.
+func geluRange(out, inp []float32) {
+	n := 0
+	if hasAVX2 {
+		n = len(inp) &^ 7
+		geluAVX2(out[:n], inp[:n], -2*geluScale, 0.044715)
+	}
+	geluGo(out[n:], inp[n:])
 }

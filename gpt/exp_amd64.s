@@ -96,3 +96,68 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-4
 	XGETBV
 	MOVL AX, eax+0(FP)
 	RET
+
+// func geluAVX2(out, inp []float32, k, c float32)
+// out[i] = x/(1 + exp32(k·x·(1 + c·x²))) for x = inp[i], the first len(inp)&^7 elements:
+// GELU's tanh approximation with k = -2·√(2/π) and c = 0.044715 (mlp.go), in one pass.
+TEXT ·geluAVX2(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ inp_base+24(FP), SI
+	MOVQ inp_len+32(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS k+48(FP), Y15
+	VBROADCASTSS c+52(FP), Y6
+	VBROADCASTSS expconst<>+0(SB), Y14   // log2e
+	VBROADCASTSS expconst<>+4(SB), Y13   // 0.5
+	VBROADCASTSS expconst<>+8(SB), Y12   // C1
+	VBROADCASTSS expconst<>+12(SB), Y11  // C2
+	VBROADCASTSS expconst<>+44(SB), Y10  // lo
+	VBROADCASTSS expconst<>+48(SB), Y9   // hi
+	VPBROADCASTD expconst<>+52(SB), Y8   // 127
+	VBROADCASTSS expconst<>+40(SB), Y7   // 1
+	TESTQ CX, CX
+	JE geludone
+
+geluloop:
+	VMOVUPS (SI), Y5             // x
+	VMULPS Y5, Y5, Y0            // x²
+	VMOVAPS Y7, Y1
+	VFMADD231PS Y6, Y0, Y1       // 1 + c·x²
+	VMULPS Y5, Y1, Y0            // x·(1 + c·x²)
+	VMULPS Y15, Y0, Y0           // a = k·x·(1 + c·x²)
+	VMAXPS Y10, Y0, Y0           // clamp to [lo, hi]
+	VMINPS Y9, Y0, Y0
+	VMOVAPS Y13, Y1
+	VFMADD231PS Y14, Y0, Y1      // y1 = a*log2e + 0.5
+	VROUNDPS $1, Y1, Y1          // fx = floor(y1)
+	VFNMADD231PS Y12, Y1, Y0     // a -= fx*C1
+	VFNMADD231PS Y11, Y1, Y0     // a -= fx*C2
+	VMULPS Y0, Y0, Y2            // z = a*a
+	VBROADCASTSS expconst<>+16(SB), Y3
+	VBROADCASTSS expconst<>+20(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = p0*a + p1
+	VBROADCASTSS expconst<>+24(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*a + p2
+	VBROADCASTSS expconst<>+28(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*a + p3
+	VBROADCASTSS expconst<>+32(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*a + p4
+	VBROADCASTSS expconst<>+36(SB), Y4
+	VFMADD213PS Y4, Y0, Y3       // y = y*a + p5
+	VFMADD213PS Y0, Y2, Y3       // y = y*z + a
+	VADDPS Y7, Y3, Y3            // y += 1
+	VCVTPS2DQ Y1, Y4             // 2^fx in the exponent bits
+	VPADDD Y8, Y4, Y4
+	VPSLLD $23, Y4, Y4
+	VMULPS Y4, Y3, Y3            // e = exp(a)
+	VADDPS Y7, Y3, Y3            // 1 + e
+	VDIVPS Y3, Y5, Y5            // x / (1 + e)
+	VMOVUPS Y5, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE geluloop
+
+geludone:
+	VZEROUPPER
+	RET

@@ -11,3 +11,6 @@ const hasAVX2 = false
 
 // useFastSgemm: the AVX2 Sgemm exists on amd64 only; gonum's stays.
 func useFastSgemm() {}
+
+// geluRange is geluForward on one range.
+func geluRange(out, inp []float32) { geluGo(out, inp) }

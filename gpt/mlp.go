@@ -11,18 +11,17 @@ var geluScale = float32(math.Sqrt(2 / math.Pi))
 // geluForward applies GELU in its tanh approximation, as OpenAI's GPT-2 and Hugging Face
 // do (llm.c's gelu_forward): out = ½·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), both (N).
 // Since ½(1 + tanh u) = 1/(1 + e^(-2u)), it is computed as x/(1 + e^(-2u)): one float32
-// exponential per element, eight at a time (expSum). out and inp must not overlap.
+// exponential per element, eight at a time in one pass with AVX2 (geluAVX2 in
+// exp_amd64.s). out and inp must not overlap.
 func geluForward(out, inp []float32, N int) {
-	parallelChunks(N, 1<<14, func(lo, hi int) {
-		o, in := out[lo:hi], inp[lo:hi]
-		for i, x := range in {
-			o[i] = -2 * geluScale * (x + 0.044715*x*x*x)
-		}
-		expSum(o, 0)
-		for i, x := range in {
-			o[i] = x / (1 + o[i])
-		}
-	})
+	parallelChunks(N, 1<<14, func(lo, hi int) { geluRange(out[lo:hi], inp[lo:hi]) })
+}
+
+// geluGo is geluForward's formula one element at a time.
+func geluGo(out, inp []float32) {
+	for i, x := range inp {
+		out[i] = x / (1 + exp32(-2*geluScale*x*(1+0.044715*x*x)))
+	}
 }
 
 // geluNaive is the reference for geluForward, in float64 with math.Tanh.
