@@ -27,17 +27,8 @@ func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
 func layernormRows(out, mean, rstd, inp, weight, bias []float32, lo, hi, C int) {
 	for n := lo; n < hi; n++ {
 		x := inp[n*C : (n+1)*C]
-		var m float64
-		for _, v := range x {
-			m += float64(v)
-		}
-		m /= float64(C)
-		var variance float64
-		for _, v := range x {
-			d := float64(v) - m
-			variance += d * d
-		}
-		variance /= float64(C)
+		m := sum64(x) / float64(C)
+		variance := sumSquaredDev64(x, m) / float64(C)
 		s := 1 / math.Sqrt(variance+lnEps)
 		o := out[n*C : (n+1)*C]
 		mf, sf := float32(m), float32(s)
@@ -48,6 +39,41 @@ func layernormRows(out, mean, rstd, inp, weight, bias []float32, lo, hi, C int) 
 			mean[n], rstd[n] = mf, sf
 		}
 	}
+}
+
+// sum64 is Σ x in float64, over four running sums so that the additions do not wait on
+// each other.
+func sum64(x []float32) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i])
+		s1 += float64(x[i+1])
+		s2 += float64(x[i+2])
+		s3 += float64(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// sumSquaredDev64 is Σ (x - m)² in float64, like sum64.
+func sumSquaredDev64(x []float32, m float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		d0, d1, d2, d3 := float64(x[i])-m, float64(x[i+1])-m, float64(x[i+2])-m, float64(x[i+3])-m
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+	}
+	for ; i < len(x); i++ {
+		d := float64(x[i]) - m
+		s0 += d * d
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // residualForward adds two streams: out = inp1 + inp2, all (N).
