@@ -24,7 +24,7 @@ import (
 //	s   = q·kᵀ/√HS         per 6×16 tile, skipping the key panels past the tile's diagonal
 //	e   = exp(s − max s)   per row, masked, in place
 //	out = e·v / Σe         per 6×16 tile, over the keys up to the tile's last query; the
-//	                       micro-kernel reads e's six rows where they are (kern6x16A)
+//	                       micro-kernel reads e's six rows where they are (kern6x16S)
 func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	HS := C / NH
 	tiles := (T + mr - 1) / mr
@@ -118,7 +118,7 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 			}
 			for c := 0; c < HS/nr; c++ {
 				clear(tmp[:])
-				kern6x16A(keys, &st[0], ldS, &vp[c*Tk*nr], &tmp[0], nr)
+				kern6x16S(keys, &st[0], ldS, 1, &vp[c*Tk*nr], &tmp[0], nr)
 				for i := 0; i < rows; i++ {
 					o := out[(b*T+r0+i)*C+h*HS+c*nr : (b*T+r0+i)*C+h*HS+(c+1)*nr]
 					for j := range o {
@@ -148,7 +148,6 @@ func rowMax(x []float32) float32 {
 	return mx
 }
 
-func kern6x16A(kc int, a *float32, lda int, b, c *float32, ldc int)
 func maxAVX2(x []float32) float32
 
 // The packed heads and the per-worker scratch are reused from call to call (a forward of

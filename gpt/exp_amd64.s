@@ -17,6 +17,46 @@ DATA expconst<>+48(SB)/4, $0x42b0c0a5  // hi = 88.3762
 DATA expconst<>+52(SB)/4, $0x0000007f  // 127, the exponent bias
 GLOBL expconst<>(SB), RODATA|NOPTR, $56
 
+// EXPCONSTS loads the constants EXP8 needs into Y7-Y14 (1, 127, hi, lo, C2, C1, 0.5, log2e).
+// EXP8 then sets Y3 = exp32(Y0) in eight lanes, Y0 clamped to [lo, hi] first (Cephes'
+// expf: 2^fx times a polynomial of the remainder), using Y0-Y4.
+#define EXPCONSTS \
+	VBROADCASTSS expconst<>+0(SB), Y14; \
+	VBROADCASTSS expconst<>+4(SB), Y13; \
+	VBROADCASTSS expconst<>+8(SB), Y12; \
+	VBROADCASTSS expconst<>+12(SB), Y11; \
+	VBROADCASTSS expconst<>+44(SB), Y10; \
+	VBROADCASTSS expconst<>+48(SB), Y9; \
+	VPBROADCASTD expconst<>+52(SB), Y8; \
+	VBROADCASTSS expconst<>+40(SB), Y7
+
+#define EXP8 \
+	VMAXPS Y10, Y0, Y0; \
+	VMINPS Y9, Y0, Y0; \
+	VMOVAPS Y13, Y1; \
+	VFMADD231PS Y14, Y0, Y1; \
+	VROUNDPS $1, Y1, Y1; \
+	VFNMADD231PS Y12, Y1, Y0; \
+	VFNMADD231PS Y11, Y1, Y0; \
+	VMULPS Y0, Y0, Y2; \
+	VBROADCASTSS expconst<>+16(SB), Y3; \
+	VBROADCASTSS expconst<>+20(SB), Y4; \
+	VFMADD213PS Y4, Y0, Y3; \
+	VBROADCASTSS expconst<>+24(SB), Y4; \
+	VFMADD213PS Y4, Y0, Y3; \
+	VBROADCASTSS expconst<>+28(SB), Y4; \
+	VFMADD213PS Y4, Y0, Y3; \
+	VBROADCASTSS expconst<>+32(SB), Y4; \
+	VFMADD213PS Y4, Y0, Y3; \
+	VBROADCASTSS expconst<>+36(SB), Y4; \
+	VFMADD213PS Y4, Y0, Y3; \
+	VFMADD213PS Y0, Y2, Y3; \
+	VADDPS Y7, Y3, Y3; \
+	VCVTPS2DQ Y1, Y4; \
+	VPADDD Y8, Y4, Y4; \
+	VPSLLD $23, Y4, Y4; \
+	VMULPS Y4, Y3, Y3
+
 // func expSumAVX2(x []float32, shift float32) float32
 // x[i] = exp32(x[i]-shift) for the first len(x)&^7 elements; returns their sum.
 TEXT ·expSumAVX2(SB), NOSPLIT, $0-36
@@ -24,14 +64,7 @@ TEXT ·expSumAVX2(SB), NOSPLIT, $0-36
 	MOVQ x_len+8(FP), CX
 	SHRQ $3, CX
 	VBROADCASTSS shift+24(FP), Y15
-	VBROADCASTSS expconst<>+0(SB), Y14   // log2e
-	VBROADCASTSS expconst<>+4(SB), Y13   // 0.5
-	VBROADCASTSS expconst<>+8(SB), Y12   // C1
-	VBROADCASTSS expconst<>+12(SB), Y11  // C2
-	VBROADCASTSS expconst<>+44(SB), Y10  // lo
-	VBROADCASTSS expconst<>+48(SB), Y9   // hi
-	VPBROADCASTD expconst<>+52(SB), Y8   // 127
-	VBROADCASTSS expconst<>+40(SB), Y7   // 1
+	EXPCONSTS
 	VXORPS Y6, Y6, Y6                    // sum
 	TESTQ CX, CX
 	JE done
@@ -39,31 +72,7 @@ TEXT ·expSumAVX2(SB), NOSPLIT, $0-36
 loop:
 	VMOVUPS (SI), Y0
 	VSUBPS Y15, Y0, Y0           // x -= shift
-	VMAXPS Y10, Y0, Y0           // clamp to [lo, hi]
-	VMINPS Y9, Y0, Y0
-	VMOVAPS Y13, Y1
-	VFMADD231PS Y14, Y0, Y1      // y1 = x*log2e + 0.5
-	VROUNDPS $1, Y1, Y1          // fx = floor(y1)
-	VFNMADD231PS Y12, Y1, Y0     // x -= fx*C1
-	VFNMADD231PS Y11, Y1, Y0     // x -= fx*C2
-	VMULPS Y0, Y0, Y2            // z = x*x
-	VBROADCASTSS expconst<>+16(SB), Y3
-	VBROADCASTSS expconst<>+20(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = p0*x + p1
-	VBROADCASTSS expconst<>+24(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*x + p2
-	VBROADCASTSS expconst<>+28(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*x + p3
-	VBROADCASTSS expconst<>+32(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*x + p4
-	VBROADCASTSS expconst<>+36(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*x + p5
-	VFMADD213PS Y0, Y2, Y3       // y = y*z + x
-	VADDPS Y7, Y3, Y3            // y += 1
-	VCVTPS2DQ Y1, Y5             // 2^fx in the exponent bits
-	VPADDD Y8, Y5, Y5
-	VPSLLD $23, Y5, Y5
-	VMULPS Y5, Y3, Y3
+	EXP8
 	VMOVUPS Y3, (SI)
 	VADDPS Y3, Y6, Y6
 	ADDQ $32, SI
@@ -107,14 +116,7 @@ TEXT ·geluAVX2(SB), NOSPLIT, $0-56
 	SHRQ $3, CX
 	VBROADCASTSS k+48(FP), Y15
 	VBROADCASTSS c+52(FP), Y6
-	VBROADCASTSS expconst<>+0(SB), Y14   // log2e
-	VBROADCASTSS expconst<>+4(SB), Y13   // 0.5
-	VBROADCASTSS expconst<>+8(SB), Y12   // C1
-	VBROADCASTSS expconst<>+12(SB), Y11  // C2
-	VBROADCASTSS expconst<>+44(SB), Y10  // lo
-	VBROADCASTSS expconst<>+48(SB), Y9   // hi
-	VPBROADCASTD expconst<>+52(SB), Y8   // 127
-	VBROADCASTSS expconst<>+40(SB), Y7   // 1
+	EXPCONSTS
 	TESTQ CX, CX
 	JE geludone
 
@@ -125,31 +127,7 @@ geluloop:
 	VFMADD231PS Y6, Y0, Y1       // 1 + c·x²
 	VMULPS Y5, Y1, Y0            // x·(1 + c·x²)
 	VMULPS Y15, Y0, Y0           // a = k·x·(1 + c·x²)
-	VMAXPS Y10, Y0, Y0           // clamp to [lo, hi]
-	VMINPS Y9, Y0, Y0
-	VMOVAPS Y13, Y1
-	VFMADD231PS Y14, Y0, Y1      // y1 = a*log2e + 0.5
-	VROUNDPS $1, Y1, Y1          // fx = floor(y1)
-	VFNMADD231PS Y12, Y1, Y0     // a -= fx*C1
-	VFNMADD231PS Y11, Y1, Y0     // a -= fx*C2
-	VMULPS Y0, Y0, Y2            // z = a*a
-	VBROADCASTSS expconst<>+16(SB), Y3
-	VBROADCASTSS expconst<>+20(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = p0*a + p1
-	VBROADCASTSS expconst<>+24(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*a + p2
-	VBROADCASTSS expconst<>+28(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*a + p3
-	VBROADCASTSS expconst<>+32(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*a + p4
-	VBROADCASTSS expconst<>+36(SB), Y4
-	VFMADD213PS Y4, Y0, Y3       // y = y*a + p5
-	VFMADD213PS Y0, Y2, Y3       // y = y*z + a
-	VADDPS Y7, Y3, Y3            // y += 1
-	VCVTPS2DQ Y1, Y4             // 2^fx in the exponent bits
-	VPADDD Y8, Y4, Y4
-	VPSLLD $23, Y4, Y4
-	VMULPS Y4, Y3, Y3            // e = exp(a)
+	EXP8                         // Y3 = e^a
 	VADDPS Y7, Y3, Y3            // 1 + e
 	VDIVPS Y3, Y5, Y5            // x / (1 + e)
 	VMOVUPS Y5, (DI)

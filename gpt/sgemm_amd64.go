@@ -14,7 +14,12 @@ import (
 // let an assembly micro-kernel (sgemm_amd64.s) keep a 6×16 tile of C in twelve registers
 // while it runs down the shared dimension. Everything else stays gonum's.
 
-func kern6x16(kc int, a, b, c *float32, ldc int)
+// kern6x16 adds to C (row stride ldc) the 6×16 product of a packed panel of op(A)
+// (a[p*6+i]) and one of op(B) (b[p*16+j]) over kc steps.
+func kern6x16(kc int, a, b, c *float32, ldc int) { kern6x16S(kc, a, 1, mr, b, c, ldc) }
+
+// kern6x16S is kern6x16 with op(A) read at a[i·rs+p·cs] (sgemm_amd64.s).
+func kern6x16S(kc int, a *float32, rs, cs int, b, c *float32, ldc int)
 
 const (
 	mr, nr = 6, 16 // the micro-kernel's tile

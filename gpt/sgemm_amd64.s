@@ -1,14 +1,22 @@
 #include "textflag.h"
 
-// func kern6x16(kc int, a, b, c *float32, ldc int)
-// C[6×16] (row stride ldc) += Σ_p a[p*6+i]·b[p*16+j]: a and b are packed panels.
-TEXT ·kern6x16(SB), NOSPLIT, $0-40
+// func kern6x16S(kc int, a *float32, rs, cs int, b, c *float32, ldc int)
+// C[6×16] (row stride ldc) += Σ_p a[i·rs+p·cs]·b[p*16+j]: b is a packed panel; a is a
+// packed panel too (rs 1, cs 6: kern6x16) or six rows of a row-major matrix (rs its row
+// stride, cs 1: the attention probabilities).
+TEXT ·kern6x16S(SB), NOSPLIT, $0-56
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
+	MOVQ rs+16(FP), R9
+	MOVQ cs+24(FP), R11
+	MOVQ b+32(FP), DI
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R11
+	LEAQ (SI)(R9*2), R10
+	ADDQ R9, R10            // R10: row 3 of a
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -27,25 +35,26 @@ TEXT ·kern6x16(SB), NOSPLIT, $0-40
 loop:
 	VMOVUPS (DI), Y12
 	VMOVUPS 32(DI), Y13
-	VBROADCASTSS 0(SI), Y14
+	VBROADCASTSS (SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS 4(SI), Y15
+	VBROADCASTSS (SI)(R9*1), Y15
 	VFMADD231PS Y12, Y15, Y2
 	VFMADD231PS Y13, Y15, Y3
-	VBROADCASTSS 8(SI), Y14
+	VBROADCASTSS (SI)(R9*2), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS 12(SI), Y15
+	VBROADCASTSS (R10), Y15
 	VFMADD231PS Y12, Y15, Y6
 	VFMADD231PS Y13, Y15, Y7
-	VBROADCASTSS 16(SI), Y14
+	VBROADCASTSS (R10)(R9*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS 20(SI), Y15
+	VBROADCASTSS (R10)(R9*2), Y15
 	VFMADD231PS Y12, Y15, Y10
 	VFMADD231PS Y13, Y15, Y11
-	ADDQ $24, SI
+	ADDQ R11, SI
+	ADDQ R11, R10
 	ADDQ $64, DI
 	DECQ CX
 	JNE loop
