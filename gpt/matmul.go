@@ -90,13 +90,17 @@ func logitsNaive(out, inp, wte []float32, N, C, V int) {
 }
 
 // gemmSplit splits the product behind an (N, OC) output over the cores when this build's
-// BLAS does not (see splitGemm): by rows when there are enough of them, otherwise (a
-// batch of a few last positions) by columns.
+// BLAS does not (see splitGemm). Each core's gemm packs the operand the cores share: all of
+// B (K, OC) when they split the rows of the output, all of A (N, K) when they split its
+// columns. So the split goes along the longer side: columns for c_attn, c_fc and the
+// output layer of a 1,024-position forward (and for a few positions), rows for the two
+// projections back to C. (Forward of Small over 1,024 positions, twelve interleaved pairs:
+// the column split of the wide products won ten.)
 func gemmSplit(N, OC int, fn func(r0, r1, c0, c1 int)) {
 	switch {
 	case !splitGemm:
 		fn(0, N, 0, OC)
-	case N >= 64:
+	case N >= OC:
 		parallelChunks(N, 16, func(lo, hi int) { fn(lo, hi, 0, OC) })
 	default:
 		parallelChunks(OC, 64, func(lo, hi int) { fn(0, N, lo, hi) })
