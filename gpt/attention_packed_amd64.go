@@ -7,31 +7,31 @@ import (
 
 // attentionPacked is attentionForward on a CPU with AVX2 when a head has a multiple of 16
 // channels (every GPT-2 size has 64): the same fused causal kernel, with both of its
-// products run by sgemm's 6×16 micro-kernel (kern6x16) on panels packed once per head.
+// products run by sgemm's 6×16 micro-kernel (kern6x16S) on panels packed once per head.
 //
 // BLAS libraries lose most of their speed on attention's products: they are small
 // (a block of queries against one head's keys, 64 deep), and a general gemm repacks
 // its operands on every call, which for a key matrix read transposed costs more than
-// the multiply. Here each head's queries, keys and values are packed once, in the order
-// the micro-kernel reads them:
+// the multiply. Here each head's keys and values are packed once, in the order the
+// micro-kernel reads them:
 //
-//	qp  (tiles of 6 queries, HS, 6)    scaled by 1/√HS
-//	kp  (panels of 16 keys, HS, 16)
+//	kp  (panels of 16 keys, HS, 16)       scaled by 1/√HS
 //	vp  (HS/16 panels of channels, T, 16)
 //
 // and then, for each block of queries (spread over the cores):
 //
-//	s   = q·kᵀ/√HS         per 6×16 tile, skipping the key panels past the tile's diagonal
+//	s   = q·kᵀ/√HS         per 6×16 tile, skipping the key panels past the tile's diagonal;
+//	                       the micro-kernel reads the six queries where they are in qkv
 //	e   = exp(s − max s)   per row, masked, in place
-//	out = e·v / Σe         per 6×16 tile, over the keys up to the tile's last query; the
-//	                       micro-kernel reads e's six rows where they are (kern6x16S)
+//	out = e·v / Σe         per 6×16 tile, over the keys up to the tile's last query, the
+//	                       micro-kernel reading e's six rows where they are (kern6x16S)
 func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	HS := C / NH
 	tiles := (T + mr - 1) / mr
 	panels := (T + nr - 1) / nr
 	Tk := panels * nr // keys rounded up to whole panels
-	qpLen, kpLen, vpLen := tiles*HS*mr, panels*HS*nr, HS*Tk
-	perHead := qpLen + kpLen + vpLen
+	kpLen := panels * HS * nr
+	perHead := 2 * kpLen // kp, then vp
 
 	buf := getFloats(&packedHeads, B*NH*perHead)
 	defer packedHeads.Put(buf)
@@ -40,35 +40,30 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	parallelFor(B*NH, func(_, bh int) {
 		b, h := bh/NH, bh%NH
 		x := qkv[b*T*3*C:]
-		hp := heads[bh*perHead : (bh+1)*perHead]
-		qp, kp, vp := hp[:qpLen], hp[qpLen:qpLen+kpLen], hp[qpLen+kpLen:]
-		// Zero the padding: the last tile's queries and last panel's keys past T, and
-		// the values of those keys.
-		for t := T; t < tiles*mr; t++ {
-			for p := 0; p < HS; p++ {
-				qp[(t/mr*HS+p)*mr+t%mr] = 0
+		kp, vp := heads[bh*perHead:bh*perHead+kpLen], heads[bh*perHead+kpLen:(bh+1)*perHead]
+		for q := 0; q < panels; q++ { // keys, scaled, a panel of 16 at a time: written in order
+			for j := 0; j < nr; j++ {
+				t := q*nr + j
+				if t >= T {
+					for p := 0; p < HS; p++ {
+						kp[(q*HS+p)*nr+j] = 0
+					}
+					continue
+				}
+				k := x[t*3*C+C+h*HS : t*3*C+C+h*HS+HS]
+				for p, v := range k {
+					kp[(q*HS+p)*nr+j] = v * scale
+				}
 			}
 		}
-		for t := T; t < Tk; t++ {
-			for p := 0; p < HS; p++ {
-				kp[(t/nr*HS+p)*nr+t%nr] = 0
-			}
+		for t := 0; t < Tk; t++ { // values: rows of 16 channels, zero past T
 			for c := 0; c < HS/nr; c++ {
-				clear(vp[(c*Tk+t)*nr : (c*Tk+t+1)*nr])
-			}
-		}
-		for t := 0; t < T; t++ {
-			q := x[t*3*C+h*HS : t*3*C+h*HS+HS]
-			k := x[t*3*C+C+h*HS : t*3*C+C+h*HS+HS]
-			v := x[t*3*C+2*C+h*HS : t*3*C+2*C+h*HS+HS]
-			qt, qi := qp[t/mr*HS*mr:], t%mr
-			kt, kj := kp[t/nr*HS*nr:], t%nr
-			for p := 0; p < HS; p++ {
-				qt[p*mr+qi] = q[p] * scale
-				kt[p*nr+kj] = k[p]
-			}
-			for c := 0; c < HS/nr; c++ {
-				copy(vp[(c*Tk+t)*nr:(c*Tk+t+1)*nr], v[c*nr:(c+1)*nr])
+				dst := vp[(c*Tk+t)*nr : (c*Tk+t+1)*nr]
+				if t < T {
+					copy(dst, x[t*3*C+2*C+h*HS+c*nr:])
+				} else {
+					clear(dst)
+				}
 			}
 		}
 	})
@@ -79,8 +74,8 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	parallelFor(B*NH*blocks, func(w, i int) {
 		bh, blk := i/blocks, i%blocks
 		b, h := bh/NH, bh%NH
-		hp := heads[bh*perHead : (bh+1)*perHead]
-		qp, kp, vp := hp[:qpLen], hp[qpLen:qpLen+kpLen], hp[qpLen+kpLen:]
+		kp, vp := heads[bh*perHead:bh*perHead+kpLen], heads[bh*perHead+kpLen:(bh+1)*perHead]
+		q := qkv[(b*T)*3*C+h*HS:] // this head's queries, row stride 3C
 		if scratch[w] == nil {
 			scratch[w] = getFloats(&attnScratch, blockTiles*mr*Tk)
 		}
@@ -93,13 +88,24 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 		clear(s[:nt*mr*ldS])
 		var tmp [mr * nr]float32
 		var inv [mr]float32
+		qpad := make([]float32, mr*HS)
 		for ti := 0; ti < nt; ti++ {
 			r0 := t0 + ti*mr
 			rows := min(mr, T-r0)
 			keys := r0 + rows // keys visible to the tile's last query
 			st := s[ti*mr*ldS : (ti+1)*mr*ldS]
-			for q := 0; q <= (keys-1)/nr; q++ {
-				kern6x16(HS, &qp[(r0/mr)*HS*mr], &kp[q*HS*nr], &st[q*nr], ldS)
+			a, rs := &q[r0*3*C], 3*C // the tile's six queries where they are
+			if rows < mr {           // the last tile: its rows, zero-padded to six
+				for i := range qpad[:mr*HS] {
+					qpad[i] = 0
+				}
+				for i := 0; i < rows; i++ {
+					copy(qpad[i*HS:(i+1)*HS], q[(r0+i)*3*C:(r0+i)*3*C+HS])
+				}
+				a, rs = &qpad[0], HS
+			}
+			for p := 0; p <= (keys-1)/nr; p++ {
+				kern6x16S(HS, a, rs, 1, &kp[p*HS*nr], &st[p*nr], ldS)
 			}
 			// Each row's exponentials, masked; the division by their sum waits for the
 			// output (6×16 numbers instead of a row of keys).
