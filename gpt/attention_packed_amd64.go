@@ -88,7 +88,6 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 		clear(s[:nt*mr*ldS])
 		var tmp [mr * nr]float32
 		var inv [mr]float32
-		qpad := make([]float32, mr*HS)
 		for ti := 0; ti < nt; ti++ {
 			r0 := t0 + ti*mr
 			rows := min(mr, T-r0)
@@ -96,9 +95,7 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 			st := s[ti*mr*ldS : (ti+1)*mr*ldS]
 			a, rs := &q[r0*3*C], 3*C // the tile's six queries where they are
 			if rows < mr {           // the last tile: its rows, zero-padded to six
-				for i := range qpad[:mr*HS] {
-					qpad[i] = 0
-				}
+				qpad := make([]float32, mr*HS)
 				for i := 0; i < rows; i++ {
 					copy(qpad[i*HS:(i+1)*HS], q[(r0+i)*3*C:(r0+i)*3*C+HS])
 				}
