@@ -1,5 +1,5 @@
 """Issue 4's speed figure, side by side: one forward of GPT-2 Small over 1,024 positions, all
-logits, fp32, batch 1, random init — PyTorch (a GPT-2 written here in torch, nanoGPT's model)
+logits, fp32, batch 1, random init — PyTorch (tests/torch_gpt2.py, nanoGPT's model)
 and ours (BenchmarkForwardSmall1024 in gpt/bench_test.go, built with -tags openblas).
 
 Not a test (pytest does not collect bench_*.py). Run it from the repository root with Debian's
@@ -19,7 +19,6 @@ Go benchmark process, weights and all). The load average is printed with the fig
 they move with it.
 """
 import argparse
-import math
 import os
 import re
 import subprocess
@@ -32,9 +31,10 @@ if os.environ.get("OMP_WAIT_POLICY") != "PASSIVE":
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 
-V, BLOCK, L, NH, C = 50257, 1024, 12, 12, 768
+from torch_gpt2 import GPT, SMALL  # noqa: E402
+
+V, L, C = SMALL["V"], SMALL["L"], SMALL["C"]
 T = 1024
 
 
@@ -45,55 +45,9 @@ def flops(t=T):
     return matmuls + attention
 
 
-class Block(torch.nn.Module):
-    """nanoGPT's Block: pre-LN attention and MLP, each added to the residual stream."""
-
-    def __init__(self):
-        super().__init__()
-        self.ln_1 = torch.nn.LayerNorm(C)
-        self.c_attn = torch.nn.Linear(C, 3 * C)
-        self.attn_proj = torch.nn.Linear(C, C)
-        self.ln_2 = torch.nn.LayerNorm(C)
-        self.c_fc = torch.nn.Linear(C, 4 * C)
-        self.mlp_proj = torch.nn.Linear(4 * C, C)
-        self.register_buffer("mask", torch.tril(torch.ones(BLOCK, BLOCK, dtype=torch.bool)))
-
-    def forward(self, x):
-        B, T_, _ = x.shape
-        q, k, v = self.c_attn(self.ln_1(x)).split(C, dim=2)
-        q, k, v = (t.view(B, T_, NH, C // NH).transpose(1, 2) for t in (q, k, v))  # (B, NH, T, HS)
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // NH))
-        att = att.masked_fill(~self.mask[:T_, :T_], float("-inf"))
-        y = (F.softmax(att, dim=-1) @ v).transpose(1, 2).contiguous().view(B, T_, C)
-        x = x + self.attn_proj(y)
-        return x + self.mlp_proj(F.gelu(self.c_fc(self.ln_2(x)), approximate="tanh"))
-
-
-class GPT(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.wte = torch.nn.Embedding(V, C)
-        self.wpe = torch.nn.Embedding(BLOCK, C)
-        self.h = torch.nn.ModuleList(Block() for _ in range(L))
-        self.ln_f = torch.nn.LayerNorm(C)
-        for name, p in self.named_parameters():  # GPT-2's init, scaled residual projections
-            if name.endswith("proj.weight"):
-                torch.nn.init.normal_(p, std=0.02 / math.sqrt(2 * L))
-            elif p.dim() == 2:
-                torch.nn.init.normal_(p, std=0.02)
-            elif name.endswith("bias"):
-                torch.nn.init.zeros_(p)
-
-    def forward(self, idx):
-        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1]))
-        for b in self.h:
-            x = b(x)
-        return self.ln_f(x) @ self.wte.weight.T  # (B, T, V): every position, tied output layer
-
-
 def torch_model(dtype):
     torch.manual_seed(1337)
-    model = GPT().eval().to(dtype)
+    model = GPT(**SMALL).eval().to(dtype)
     idx = torch.randint(V, (1, T), generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
         logits = model(idx)  # warm up
