@@ -14,3 +14,9 @@ func useFastSgemm() {}
 
 // geluRange is geluForward on one range.
 func geluRange(out, inp []float32) { geluGo(out, inp) }
+
+// sgemmBias is never called off amd64: hasAVX2 is false, and the products go to blas32.
+func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
+	bias, c []float32, ldc int) {
+	panic("gpt: sgemmBias without AVX2")
+}

@@ -8,11 +8,13 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// Every matrix product of the model goes through gonum's blas32, which is gonum's pure-Go
-// BLAS unless the package is built with the `openblas` tag (matmul_openblas.go), which
-// registers OpenBLAS through gonum's netlib bindings. A product of one row (the cached
-// decode step) is a matrix-vector product (gemv) with kernels of our own (gemv.go) that
-// stream the weights at the memory's speed.
+// The forward's matrix products run on our own AVX2 sgemm (sgemm_amd64.go) where the CPU
+// has AVX2 and FMA, in both builds. Every other product, and every product on other CPUs,
+// goes through gonum's blas32: gonum's pure-Go BLAS (with fastSgemm as its Sgemm where it
+// can), or OpenBLAS through gonum's netlib bindings when the package is built with the
+// `openblas` tag (matmul_openblas.go). A product of one row (the cached decode step) is a
+// matrix-vector product (gemv) with kernels of our own (gemv.go) that stream the weights
+// at the memory's speed.
 
 // matmulForward computes out = inp·w + bias, the Conv1D of GPT-2 (llm.c's matmul_forward):
 //
@@ -22,6 +24,10 @@ import (
 //	bias (OC)      or nil
 func matmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	out = out[:N*OC]
+	if hasAVX2 && N > 1 {
+		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm_amd64.go
+		return
+	}
 	if bias != nil {
 		for n := 0; n < N; n++ {
 			copy(out[n*OC:(n+1)*OC], bias[:OC])
@@ -68,6 +74,10 @@ func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
 func logitsForward(out, inp, wte []float32, N, C, V int) {
 	if N == 1 {
 		gemvLogits(out, inp, wte, C, V) // gemv.go
+		return
+	}
+	if hasAVX2 {
+		sgemmBias(true, N, V, C, inp, C, wte, C, nil, out, V) // sgemm_amd64.go
 		return
 	}
 	gemmSplit(N, V, func(r0, r1, c0, c1 int) {

@@ -8,24 +8,50 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// The pure-Go build's matrix product. gonum's native Sgemm reaches a few GFLOP/s; where the
-// CPU has AVX2 and FMA, fastSgemm replaces it with the classic blocked scheme (GotoBLAS,
-// BLIS): pack a block of op(B) into 16-column panels and six rows of op(A) at a time, and
-// let an assembly micro-kernel (sgemm_amd64.s) keep a 6×16 tile of C in twelve registers
-// while it runs down the shared dimension. Everything else stays gonum's.
+// Our own matrix product for CPUs with AVX2 and FMA, in the classic blocked scheme of
+// GotoBLAS and BLIS. An assembly micro-kernel (sgemm_amd64.s) keeps a 6×16 tile of C in
+// twelve registers while it runs down the shared dimension, reading six rows of op(A) and
+// sixteen columns of op(B) that were packed, in the order it reads them, into panels:
+//
+//	for each block of nc columns of C                    (the worker's share)
+//	  for each block of kc steps of the shared dimension
+//	    pack op(B)[kc, nc] as panels of 16 columns       (stays in L3)
+//	    for each block of mc rows of C
+//	      pack op(A)[mc, kc] as tiles of 6 rows          (stays in L2)
+//	      for each panel, for each tile: micro-kernel    (the panel stays in L1)
+//
+// The two cores split C along its longer side. The operand both cores read in full (all
+// of op(A) when they split the columns, all of op(B) when they split the rows) is packed
+// once, by both cores together, before they start. The forward's products run here in
+// both builds: on this machine they beat single-threaded OpenBLAS given the same split
+// (`-bench GemmForward`).
 
-// kern6x16 adds to C (row stride ldc) the 6×16 product of a packed panel of op(A)
-// (a[p*6+i]) and one of op(B) (b[p*16+j]) over kc steps.
-func kern6x16(kc int, a, b, c *float32, ldc int) { kern6x16S(kc, a, 1, mr, b, c, ldc) }
+// kern6x16 computes the 6×16 product of a packed tile of op(A) (a[p*6+i]) and a packed
+// panel of op(B) (b[p*16+j]) over kc steps, and adds it to C (row stride ldc), or, when
+// bias is not nil, stores it plus bias[0:16] in C without reading C (sgemm_amd64.s).
+//
+//go:noescape
+func kern6x16(kc int, a, b, c *float32, ldc int, bias *float32)
 
 // kern6x16S is kern6x16 with op(A) read at a[i·rs+p·cs] (sgemm_amd64.s).
+//
+//go:noescape
 func kern6x16S(kc int, a *float32, rs, cs int, b, c *float32, ldc int)
 
 const (
 	mr, nr = 6, 16 // the micro-kernel's tile
-	kcBlk  = 256   // shared-dimension block: a packed A strip and B panel stay in cache
-	ncBlk  = 384   // columns of op(B) packed at a time (24 panels)
+	mcBlk  = 144   // rows of op(A) packed at a time: 24 tiles
+	ncBlk  = 1536  // columns of op(B) packed at a time: 96 panels
 )
+
+// kcFor is the block of the shared dimension: all of it up to 768 (one pass over C), else
+// 256 (a tile of A and a panel of B in L1 together).
+func kcFor(k int) int {
+	if k <= 768 {
+		return k
+	}
+	return 256
+}
 
 // useFastSgemm makes blas32 use fastBLAS when the CPU has AVX2 and FMA (the pure-Go build).
 func useFastSgemm() {
@@ -33,11 +59,6 @@ func useFastSgemm() {
 		blas32.Use(fastBLAS{})
 	}
 }
-
-// packBuffers are the packed panels of one sgemmRows call, reused across calls.
-type packBuffers struct{ a, b []float32 }
-
-var packPool = sync.Pool{New: func() any { return new(packBuffers) }}
 
 // fastBLAS is gonum's pure-Go BLAS with Sgemm replaced by fastSgemm.
 type fastBLAS struct{ gonum.Implementation }
@@ -65,110 +86,222 @@ func (f fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []f
 	fastSgemm(tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// fastSgemm splits the rows of C over the cores; each worker packs its own panels.
-func fastSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
-	b []float32, ldb int, beta float32, c []float32, ldc int) {
-	minRows := mr * 8
-	parallelChunks((m+mr-1)/mr, max(1, minRows/mr), func(lo, hi int) {
-		r0, r1 := lo*mr, min(hi*mr, m)
-		sgemmRows(tA, tB, r0, r1, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	})
+// sgemm is one product C = alpha·op(A)·op(B) + beta·C, with the packed shared operand.
+type sgemm struct {
+	tA, tB      bool
+	m, n, k, kc int
+	alpha, beta float32
+	a, b, c     []float32
+	lda, ldb    int
+	ldc         int
+	ap, bp      []float32 // all of op(A) or all of op(B), packed (nil: each core packs its own)
+	bias        []float32 // added to every row of C when beta is 0 (matmulForward), or nil
 }
 
-// sgemmRows computes rows r0…r1-1 of C.
-func sgemmRows(tA, tB bool, r0, r1, n, k int, alpha float32, a []float32, lda int,
+// zeros16 is the bias of a product without one.
+var zeros16 [nr]float32
+
+// fastSgemm computes C = alpha·op(A)·op(B) + beta·C on every core.
+func fastSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
 	b []float32, ldb int, beta float32, c []float32, ldc int) {
-	for i := r0; i < r1; i++ {
-		row := c[i*ldc : i*ldc+n]
-		switch beta {
-		case 0:
-			clear(row)
-		case 1:
-		default:
+	g := &sgemm{tA: tA, tB: tB, m: m, n: n, k: k, kc: kcFor(k), alpha: alpha, beta: beta,
+		a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc}
+	g.run()
+}
+
+// sgemmBias computes C = A·op(B) + bias (every row), writing C without reading it first.
+func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
+	bias, c []float32, ldc int) {
+	g := &sgemm{tB: tB, m: m, n: n, k: k, kc: kcFor(k), alpha: 1, a: a, b: b, c: c,
+		lda: lda, ldb: ldb, ldc: ldc, bias: bias}
+	g.run()
+}
+
+// run splits the product over the cores.
+func (g *sgemm) run() {
+	m, n, k := g.m, g.n, g.k
+	tiles, panels := (m+mr-1)/mr, (n+nr-1)/nr
+	if workers() == 1 || (tiles < 2*mcBlk/mr && panels < 8) {
+		g.block(0, m, 0, n)
+		return
+	}
+	if m >= n { // split the rows; both cores read all of op(B)
+		buf := getFloats(&sgemmShared, panels*nr*k)
+		defer sgemmShared.Put(buf)
+		g.bp = *buf
+		parallelChunks(panels, 1, func(lo, hi int) {
+			for p0 := 0; p0 < k; p0 += g.kc {
+				kc := min(g.kc, k-p0)
+				g.packB(g.bp[p0*panels*nr+lo*nr*kc:], p0, kc, lo*nr, min(hi*nr, n))
+			}
+		})
+		parallelChunks(tiles, 1, func(lo, hi int) { g.block(lo*mr, min(hi*mr, m), 0, n) })
+		return
+	}
+	// Split the columns; both cores read all of op(A).
+	buf := getFloats(&sgemmShared, tiles*mr*k)
+	defer sgemmShared.Put(buf)
+	g.ap = *buf
+	parallelChunks(tiles, 1, func(lo, hi int) {
+		for p0 := 0; p0 < k; p0 += g.kc {
+			kc := min(g.kc, k-p0)
+			g.packA(g.ap[p0*tiles*mr+lo*mr*kc:], p0, kc, lo*mr, min(hi*mr, m))
+		}
+	})
+	parallelChunks(panels, 1, func(lo, hi int) { g.block(0, m, lo*nr, min(hi*nr, n)) })
+}
+
+// The packed shared operand and each core's own panels are reused from call to call.
+var sgemmShared, sgemmOwn sync.Pool
+
+// block computes C[r0:r1, c0:c1]. r0 is a multiple of 6 (mr) when op(A) is packed
+// already, c0 a multiple of 16 (nr) when op(B) is.
+// With beta 0 the first block of the shared dimension stores C (plus the bias) and the
+// next ones add to it; C's old contents are never read.
+func (g *sgemm) block(r0, r1, c0, c1 int) {
+	if g.beta != 0 && g.beta != 1 {
+		for i := r0; i < r1; i++ {
+			row := g.c[i*g.ldc+c0 : i*g.ldc+c1]
 			for j := range row {
-				row[j] *= beta
+				row[j] *= g.beta
 			}
 		}
 	}
-	rows := r1 - r0
-	tiles := (rows + mr - 1) / mr
-	buf := packPool.Get().(*packBuffers)
-	defer packPool.Put(buf)
-	if len(buf.a) < tiles*mr*kcBlk {
-		buf.a = make([]float32, tiles*mr*kcBlk)
-	}
-	if len(buf.b) < ncBlk*kcBlk {
-		buf.b = make([]float32, ncBlk*kcBlk)
-	}
-	ap, bp := buf.a, buf.b
-	var tmp [mr * nr]float32
-	for p0 := 0; p0 < k; p0 += kcBlk {
-		kc := min(kcBlk, k-p0)
-		// Pack op(A)[r0:r1, p0:p0+kc]·alpha as tiles of mr rows: ap[tile][p][i].
-		for t := 0; t < tiles; t++ {
-			dst := ap[t*mr*kc : (t+1)*mr*kc]
-			for i := 0; i < mr; i++ {
-				r := r0 + t*mr + i
-				if r >= r1 {
-					for p := 0; p < kc; p++ {
-						dst[p*mr+i] = 0
-					}
-					continue
-				}
-				if tA {
-					for p := 0; p < kc; p++ {
-						dst[p*mr+i] = alpha * a[(p0+p)*lda+r]
-					}
+	buf := getFloats(&sgemmOwn, (mcBlk+ncBlk)*g.kc)
+	defer sgemmOwn.Put(buf)
+	ownA, ownB := (*buf)[:mcBlk*g.kc], (*buf)[mcBlk*g.kc:]
+	tiles, panels := (g.m+mr-1)/mr, (g.n+nr-1)/nr // of the packed shared operand
+	for j0 := c0; j0 < c1; j0 += ncBlk {
+		j1 := min(j0+ncBlk, c1)
+		for p0 := 0; p0 < g.k; p0 += g.kc {
+			kc := min(g.kc, g.k-p0)
+			bp := ownB
+			if g.bp != nil {
+				bp = g.bp[p0*panels*nr+j0*kc:]
+			} else {
+				g.packB(bp, p0, kc, j0, j1)
+			}
+			for i0 := r0; i0 < r1; i0 += mcBlk {
+				i1 := min(i0+mcBlk, r1)
+				ap := ownA
+				if g.ap != nil {
+					ap = g.ap[p0*tiles*mr+i0*kc:]
 				} else {
-					src := a[r*lda+p0 : r*lda+p0+kc]
-					for p, v := range src {
-						dst[p*mr+i] = alpha * v
-					}
+					g.packA(ap, p0, kc, i0, i1)
 				}
+				g.kernels(ap, bp, kc, i0, i1, j0, j1, p0 == 0 && g.beta == 0)
 			}
 		}
-		for j0 := 0; j0 < n; j0 += ncBlk {
-			nc := min(ncBlk, n-j0)
-			panels := (nc + nr - 1) / nr
-			// Pack op(B)[p0:p0+kc, j0:j0+nc] as panels of nr columns: bp[panel][p][j].
-			for q := 0; q < panels; q++ {
-				dst := bp[q*nr*kc : (q+1)*nr*kc]
-				cols := min(nr, nc-q*nr)
-				for p := 0; p < kc; p++ {
-					d := dst[p*nr : (p+1)*nr]
-					if tB {
-						for j := 0; j < cols; j++ {
-							d[j] = b[(j0+q*nr+j)*ldb+p0+p]
-						}
-					} else {
-						copy(d[:cols], b[(p0+p)*ldb+j0+q*nr:])
-					}
-					clear(d[cols:])
-				}
+	}
+}
+
+// kernels runs the micro-kernel over C[i0:i1, j0:j1] with op(A)'s tiles in ap and op(B)'s
+// panels in bp, each panel staying in L1 while the tiles stream past it. set stores the
+// products (plus the bias) in C instead of adding them.
+func (g *sgemm) kernels(ap, bp []float32, kc, i0, i1, j0, j1 int, set bool) {
+	var edge [mr * nr]float32
+	for jc := j0; jc < j1; jc += nr {
+		cols := min(nr, j1-jc)
+		panel := &bp[(jc-j0)*kc]
+		var bias []float32 // this panel's bias when set, else nil
+		if set {
+			bias = zeros16[:cols]
+			if g.bias != nil {
+				bias = g.bias[jc : jc+cols]
 			}
-			for t := 0; t < tiles; t++ {
-				i0 := r0 + t*mr
-				mrows := min(mr, r1-i0)
-				at := &ap[t*mr*kc]
-				for q := 0; q < panels; q++ {
-					jc := j0 + q*nr
-					cols := min(nr, n-jc)
-					bt := &bp[q*nr*kc]
-					if mrows == mr && cols == nr {
-						kern6x16(kc, at, bt, &c[i0*ldc+jc], ldc)
-						continue
-					}
-					// An edge tile: through a zeroed 6×16 scratch.
-					clear(tmp[:])
-					kern6x16(kc, at, bt, &tmp[0], nr)
-					for i := 0; i < mrows; i++ {
-						crow := c[(i0+i)*ldc+jc : (i0+i)*ldc+jc+cols]
-						for j := range crow {
-							crow[j] += tmp[i*nr+j]
-						}
+		}
+		for ic := i0; ic < i1; ic += mr {
+			rows := min(mr, i1-ic)
+			tile := &ap[(ic-i0)*kc]
+			if rows == mr && cols == nr {
+				var b *float32
+				if set {
+					b = &bias[0]
+				}
+				kern6x16(kc, tile, panel, &g.c[ic*g.ldc+jc], g.ldc, b)
+				continue
+			}
+			clear(edge[:]) // an edge tile: through a zeroed 6×16 scratch
+			kern6x16(kc, tile, panel, &edge[0], nr, nil)
+			for i := 0; i < rows; i++ {
+				crow := g.c[(ic+i)*g.ldc+jc : (ic+i)*g.ldc+jc+cols]
+				for j := range crow {
+					if set {
+						crow[j] = edge[i*nr+j] + bias[j]
+					} else {
+						crow[j] += edge[i*nr+j]
 					}
 				}
 			}
 		}
 	}
 }
+
+// packA packs alpha·op(A)[i0:i1, p0:p0+kc] as tiles of 6 rows, dst[tile][p][i], zero past i1.
+func (g *sgemm) packA(dst []float32, p0, kc, i0, i1 int) {
+	for t := 0; t*mr < i1-i0; t++ {
+		tile := dst[t*mr*kc : (t+1)*mr*kc]
+		r0 := i0 + t*mr
+		if !g.tA && g.alpha == 1 && r0+mr <= i1 {
+			// The common case: six whole rows read in order, the tile written in order.
+			a0 := g.a[r0*g.lda+p0:][:kc]
+			a1 := g.a[(r0+1)*g.lda+p0:][:kc]
+			a2 := g.a[(r0+2)*g.lda+p0:][:kc]
+			a3 := g.a[(r0+3)*g.lda+p0:][:kc]
+			a4 := g.a[(r0+4)*g.lda+p0:][:kc]
+			a5 := g.a[(r0+5)*g.lda+p0:][:kc]
+			for p := range a0 {
+				d := tile[p*mr : p*mr+mr : p*mr+mr]
+				d[0], d[1], d[2], d[3], d[4], d[5] = a0[p], a1[p], a2[p], a3[p], a4[p], a5[p]
+			}
+			continue
+		}
+		for i := 0; i < mr; i++ {
+			r := r0 + i
+			switch {
+			case r >= i1:
+				for p := 0; p < kc; p++ {
+					tile[p*mr+i] = 0
+				}
+			case g.tA:
+				for p := 0; p < kc; p++ {
+					tile[p*mr+i] = g.alpha * g.a[(p0+p)*g.lda+r]
+				}
+			default:
+				for p, v := range g.a[r*g.lda+p0 : r*g.lda+p0+kc] {
+					tile[p*mr+i] = g.alpha * v
+				}
+			}
+		}
+	}
+}
+
+// packB packs op(B)[p0:p0+kc, j0:j1] as panels of 16 columns, dst[panel][p][j], zero past j1.
+func (g *sgemm) packB(dst []float32, p0, kc, j0, j1 int) {
+	for q := 0; q*nr < j1-j0; q++ {
+		panel := dst[q*nr*kc : (q+1)*nr*kc]
+		jq := j0 + q*nr
+		cols := min(nr, j1-jq)
+		if g.tB { // column j of op(B) is row j of B: read it in order
+			for j := 0; j < cols; j++ {
+				for p, v := range g.b[(jq+j)*g.ldb+p0 : (jq+j)*g.ldb+p0+kc] {
+					panel[p*nr+j] = v
+				}
+			}
+			for j := cols; j < nr; j++ {
+				for p := 0; p < kc; p++ {
+					panel[p*nr+j] = 0
+				}
+			}
+			continue
+		}
+		for p := 0; p < kc; p++ {
+			d := panel[p*nr : (p+1)*nr]
+			copy(d[:cols], g.b[(p0+p)*g.ldb+jq:])
+			clear(d[cols:])
+		}
+	}
+}
+
+// fmaPeak runs n rounds of twelve independent FMAs (sgemm_amd64.s): BenchmarkKernel's peak.
+func fmaPeak(n int)

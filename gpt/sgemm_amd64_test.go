@@ -53,3 +53,52 @@ func TestFastSgemm(t *testing.T) {
 		}
 	}
 }
+
+// sgemmBias (the forward's products: C = A·op(B) + bias, C never read) against float64
+// sums, on sizes that leave edge tiles, one tile, several blocks of the shared dimension,
+// and both splits over the cores.
+func TestSgemmBias(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, sz := range [][3]int{{2, 5, 3}, {6, 16, 8}, {7, 17, 9}, {300, 40, 770}, {50, 700, 64}, {13, 800, 1000}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, tB := range []bool{false, true} {
+			for _, withBias := range []bool{false, true} {
+				lda, ldb, ldc := k+1, n+3, n+2
+				if tB {
+					ldb = k + 5
+				}
+				a := randomSlice(rng, lda*m, 1)
+				b := randomSlice(rng, ldb*max(n, k), 1)
+				var bias []float32
+				if withBias {
+					bias = randomSlice(rng, n, 1)
+				}
+				c := randomSlice(rng, ldc*m, 1) // garbage that must be overwritten
+				want := append([]float32(nil), c...)
+				for i := 0; i < m; i++ {
+					for j := 0; j < n; j++ {
+						var s float64
+						if bias != nil {
+							s = float64(bias[j])
+						}
+						for p := 0; p < k; p++ {
+							bv := b[p*ldb+j]
+							if tB {
+								bv = b[j*ldb+p]
+							}
+							s += float64(a[i*lda+p]) * float64(bv)
+						}
+						want[i*ldc+j] = float32(s)
+					}
+				}
+				sgemmBias(tB, m, n, k, a, lda, b, ldb, bias, c, ldc)
+				if d := maxDiff(c, want); d > 1e-3 {
+					t.Errorf("m=%d n=%d k=%d tB=%v bias=%v: max |diff| %g", m, n, k, tB, withBias, d)
+				}
+			}
+		}
+	}
+}
