@@ -282,26 +282,51 @@ func (g *sgemm) packB(dst []float32, p0, kc, j0, j1 int) {
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
 		jq := j0 + q*nr
 		cols := min(nr, j1-jq)
-		if g.tB { // column j of op(B) is row j of B: read it in order
-			for j := 0; j < cols; j++ {
+		switch {
+		case !g.tB && cols == nr: // sixteen floats of a row of B per step
+			for p := 0; p < kc; p++ {
+				*(*[nr]float32)(panel[p*nr:]) = *(*[nr]float32)(g.b[(p0+p)*g.ldb+jq:])
+			}
+		case !g.tB:
+			for p := 0; p < kc; p++ {
+				d := panel[p*nr : (p+1)*nr]
+				copy(d[:cols], g.b[(p0+p)*g.ldb+jq:])
+				clear(d[cols:])
+			}
+		case cols == nr: // column j of op(B) is row j of B: sixteen rows read side by side
+			var rows [nr][]float32
+			for j := range rows {
+				rows[j] = g.b[(jq+j)*g.ldb+p0:][:kc]
+			}
+			kc8 := kc / 8
+			packBT16(kc8, &rows[0][0], g.ldb, &panel[0]) // eight steps at a time, in registers
+			for p := kc8 * 8; p < kc; p++ {
+				d := (*[nr]float32)(panel[p*nr:])
+				for j := range d {
+					d[j] = rows[j][p]
+				}
+			}
+		default:
+			for j := 0; j < nr; j++ {
+				if j >= cols {
+					for p := 0; p < kc; p++ {
+						panel[p*nr+j] = 0
+					}
+					continue
+				}
 				for p, v := range g.b[(jq+j)*g.ldb+p0 : (jq+j)*g.ldb+p0+kc] {
 					panel[p*nr+j] = v
 				}
 			}
-			for j := cols; j < nr; j++ {
-				for p := 0; p < kc; p++ {
-					panel[p*nr+j] = 0
-				}
-			}
-			continue
-		}
-		for p := 0; p < kc; p++ {
-			d := panel[p*nr : (p+1)*nr]
-			copy(d[:cols], g.b[(p0+p)*g.ldb+jq:])
-			clear(d[cols:])
 		}
 	}
 }
+
+// packBT16 packs the first 8·kc8 steps of a panel of 16 rows of B read transposed
+// (sgemm_amd64.s).
+//
+//go:noescape
+func packBT16(kc8 int, b *float32, ldb int, dst *float32)
 
 // fmaPeak runs n rounds of twelve independent FMAs (sgemm_amd64.s): BenchmarkKernel's peak.
 func fmaPeak(n int)
