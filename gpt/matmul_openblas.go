@@ -17,6 +17,9 @@ import (
 // OPENBLAS_NUM_THREADS (above 1) hands the big products' threading back to OpenBLAS.
 func init() {
 	blas32.Use(netlib.Implementation{})
+	if !hasAVX2 {
+		BLAS = "OpenBLAS (cgo)"
+	}
 	if n := os.Getenv("OPENBLAS_NUM_THREADS"); n != "" && n != "1" {
 		splitGemm = false
 		return
@@ -29,7 +32,7 @@ func gemmRows(N int, fn func(lo, hi int)) { parallelChunks(N, 16, fn) }
 
 // BLAS names the matrix-product implementation this build uses (a variable, so that the
 // notebook kernel's symbol table, generated once, reports the build it runs in).
-var BLAS = "OpenBLAS (cgo)"
+var BLAS = "own AVX2 sgemm for the forward, OpenBLAS (cgo) for training"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = true
