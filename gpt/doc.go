@@ -28,10 +28,10 @@
 //	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //
-// Speed: where the CPU has AVX2 and FMA, the forward's matrix products run on a blocked
-// sgemm of our own (sgemm_amd64.go: packed panels, a 6×16 assembly micro-kernel, both
-// cores), in both builds; it beats single-threaded OpenBLAS on the forward's shapes. The
-// other products (training's) go through gonum's blas32: pure Go by default (with that
+// Speed: where the CPU has AVX2 and FMA, the model's matrix products (forward and
+// backward) run on a blocked sgemm of our own (sgemm_amd64.go: packed panels, a 6×16
+// assembly micro-kernel, both cores), in both builds; it beats single-threaded OpenBLAS on
+// the forward's shapes. The rest goes through gonum's blas32: pure Go by default (with that
 // sgemm as its Sgemm), OpenBLAS when built with -tags openblas (as the Makefile does).
 // One-row products (a cached decode step) run on kernels of our own that stream each
 // weight once at the memory's speed (gemv.go). Attention is a fused causal kernel whose

@@ -20,3 +20,9 @@ func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
 	bias, c []float32, ldc int) {
 	panic("gpt: sgemmBias without AVX2")
 }
+
+// fastSgemm is never called off amd64: hasAVX2 is false, and the products go to blas32.
+func fastSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
+	b []float32, ldb int, beta float32, c []float32, ldc int) {
+	panic("gpt: fastSgemm without AVX2")
+}

@@ -8,13 +8,13 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// The forward's matrix products run on our own AVX2 sgemm (sgemm_amd64.go) where the CPU
-// has AVX2 and FMA, in both builds. Every other product, and every product on other CPUs,
-// goes through gonum's blas32: gonum's pure-Go BLAS (with fastSgemm as its Sgemm where it
-// can), or OpenBLAS through gonum's netlib bindings when the package is built with the
-// `openblas` tag (matmul_openblas.go). A product of one row (the cached decode step) is a
-// matrix-vector product (gemv) with kernels of our own (gemv.go) that stream the weights
-// at the memory's speed.
+// The model's matrix products, forward and backward, run on our own AVX2 sgemm
+// (sgemm_amd64.go) where the CPU has AVX2 and FMA, in both builds. Every other product, and
+// every product on other CPUs, goes through gonum's blas32: gonum's pure-Go BLAS (with
+// fastSgemm as its Sgemm where it can), or OpenBLAS through gonum's netlib bindings when
+// the package is built with the `openblas` tag (matmul_openblas.go). A product of one row
+// (the cached decode step) is a matrix-vector product (gemv) with kernels of our own
+// (gemv.go) that stream the weights at the memory's speed.
 
 // matmulForward computes out = inp·w + bias, the Conv1D of GPT-2 (llm.c's matmul_forward):
 //
@@ -171,15 +171,21 @@ func parallelFor(n int, fn func(worker, i int)) {
 //	dw    (C, OC) += inpᵀ · dout    inp  (N, C)    w (C, OC)
 //	dbias (OC)    += Σ_n dout[n]    (dbias nil: no bias)
 //
-// dinp is split over the cores by rows, dw by its rows (the input channels).
+// fastSgemm splits each product over the cores; through blas32, dinp is split by rows, dw
+// by its rows (the input channels).
 func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
-	impl := blas32.Implementation()
-	gemmRows(N, func(lo, hi int) {
-		impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
-	})
-	parallelChunks(C, 8, func(lo, hi int) {
-		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
-	})
+	if hasAVX2 && N > 1 {
+		fastSgemm(false, true, N, C, OC, 1, dout, OC, w, OC, 1, dinp, C) // sgemm_amd64.go
+		fastSgemm(true, false, C, OC, N, 1, inp, C, dout, OC, 1, dw, OC)
+	} else {
+		impl := blas32.Implementation()
+		gemmRows(N, func(lo, hi int) {
+			impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
+		})
+		parallelChunks(C, 8, func(lo, hi int) {
+			impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
+		})
+	}
 	if dbias != nil {
 		parallelChunks(OC, 64, func(lo, hi int) {
 			for n := 0; n < N; n++ {
@@ -198,6 +204,11 @@ func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
 //	dinp (N, C) += dout · wte       dout (N, V)
 //	dwte (V, C) += doutᵀ · inp      inp (N, C)   wte (V, C)
 func logitsBackward(dinp, dwte, dout, inp, wte []float32, N, C, V int) {
+	if hasAVX2 && N > 1 {
+		fastSgemm(false, false, N, C, V, 1, dout, V, wte, C, 1, dinp, C) // sgemm_amd64.go
+		fastSgemm(true, false, V, C, N, 1, dout, V, inp, C, 1, dwte, C)
+		return
+	}
 	impl := blas32.Implementation()
 	gemmRows(N, func(lo, hi int) {
 		impl.Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, C, V, 1, dout[lo*V:], V, wte, C, 1, dinp[lo*C:], C)

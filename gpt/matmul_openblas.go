@@ -32,7 +32,7 @@ func gemmRows(N int, fn func(lo, hi int)) { parallelChunks(N, 16, fn) }
 
 // BLAS names the matrix-product implementation this build uses (a variable, so that the
 // notebook kernel's symbol table, generated once, reports the build it runs in).
-var BLAS = "own AVX2 sgemm for the forward, OpenBLAS (cgo) for training"
+var BLAS = "own AVX2 sgemm for the model's products, OpenBLAS (cgo) for the rest"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = true

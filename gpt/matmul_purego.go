@@ -17,7 +17,7 @@ func gemmRows(N int, fn func(lo, hi int)) { fn(0, N) }
 
 // BLAS names the matrix-product implementation this build uses (a variable, so that the
 // notebook kernel's symbol table, generated once, reports the build it runs in).
-var BLAS = "own AVX2 sgemm for the forward and as gonum's Sgemm (pure Go)"
+var BLAS = "own AVX2 sgemm, in gonum's pure-Go BLAS"
 
 // openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
 const openBLAS = false

@@ -256,6 +256,13 @@ func (g *sgemm) packA(dst []float32, p0, kc, i0, i1 int) {
 			}
 			continue
 		}
+		if g.tA && g.alpha == 1 && r0+mr <= i1 {
+			// op(A) = Aᵀ: the tile's six values of step p are six neighbours in row p of A.
+			for p := 0; p < kc; p++ {
+				*(*[mr]float32)(tile[p*mr:]) = *(*[mr]float32)(g.a[(p0+p)*g.lda+r0:])
+			}
+			continue
+		}
 		for i := 0; i < mr; i++ {
 			r := r0 + i
 			switch {
