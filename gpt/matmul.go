@@ -16,6 +16,25 @@ import (
 // (the cached decode step) is a matrix-vector product (gemv) with kernels of our own
 // (gemv.go) that stream the weights at the memory's speed.
 
+// BLAS names the matrix-product implementation this build uses, as useBLAS set it (a
+// variable, so that the notebook kernel's symbol table, generated once, reports the build
+// it runs in).
+var BLAS string
+
+// splitGemm says whether the model splits each product over the cores itself: true when
+// blas32's Sgemm is a single-threaded library's.
+var splitGemm bool
+
+// useBLAS makes base, called name, blas32's implementation, with our sgemm as its Sgemm
+// where the CPU has AVX2 and FMA (withFastSgemm). splits says base's Sgemm runs on one core.
+func useBLAS(base blas.Float32, name string, splits bool) {
+	if hasAVX2 {
+		base, name, splits = withFastSgemm(base), "own AVX2 sgemm, "+name+" for the rest", false
+	}
+	blas32.Use(base)
+	BLAS, splitGemm = name, splits
+}
+
 // matmulForward computes out = inp·w + bias, the Conv1D of GPT-2 (llm.c's matmul_forward):
 //
 //	out  (N, OC)
@@ -76,10 +95,6 @@ func logitsForward(out, inp, wte []float32, N, C, V int) {
 		gemvLogits(out, inp, wte, C, V) // gemv.go
 		return
 	}
-	if hasAVX2 {
-		sgemmBias(true, N, V, C, inp, C, wte, C, nil, out, V) // sgemm_amd64.go
-		return
-	}
 	gemmSplit(N, V, func(r0, r1, c0, c1 int) {
 		blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, r1-r0, c1-c0, C,
 			1, inp[r0*C:], C, wte[c0*C:], C, 0, out[r0*V+c0:], V)
@@ -115,6 +130,16 @@ func gemmSplit(N, OC int, fn func(r0, r1, c0, c1 int)) {
 	default:
 		parallelChunks(OC, 64, func(lo, hi int) { fn(0, N, lo, hi) })
 	}
+}
+
+// splitRows runs fn over [0, n) in one chunk per core when the model splits the products
+// (splitGemm), else in one call.
+func splitRows(n, minChunk int, fn func(lo, hi int)) {
+	if !splitGemm {
+		fn(0, n)
+		return
+	}
+	parallelChunks(n, minChunk, fn)
 }
 
 // workers is how many goroutines the kernels split work over: one per core.
@@ -171,21 +196,16 @@ func parallelFor(n int, fn func(worker, i int)) {
 //	dw    (C, OC) += inpᵀ · dout    inp  (N, C)    w (C, OC)
 //	dbias (OC)    += Σ_n dout[n]    (dbias nil: no bias)
 //
-// fastSgemm splits each product over the cores; through blas32, dinp is split by rows, dw
-// by its rows (the input channels).
+// When the model splits the products (splitGemm), dinp is split by rows, dw by its rows
+// (the input channels).
 func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
-	if hasAVX2 && N > 1 {
-		fastSgemm(false, true, N, C, OC, 1, dout, OC, w, OC, 1, dinp, C) // sgemm_amd64.go
-		fastSgemm(true, false, C, OC, N, 1, inp, C, dout, OC, 1, dw, OC)
-	} else {
-		impl := blas32.Implementation()
-		gemmRows(N, func(lo, hi int) {
-			impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
-		})
-		parallelChunks(C, 8, func(lo, hi int) {
-			impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
-		})
-	}
+	impl := blas32.Implementation()
+	splitRows(N, 16, func(lo, hi int) {
+		impl.Sgemm(blas.NoTrans, blas.Trans, hi-lo, C, OC, 1, dout[lo*OC:], OC, w, OC, 1, dinp[lo*C:], C)
+	})
+	splitRows(C, 8, func(lo, hi int) {
+		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, OC, N, 1, inp[lo:], C, dout, OC, 1, dw[lo*OC:], OC)
+	})
 	if dbias != nil {
 		parallelChunks(OC, 64, func(lo, hi int) {
 			for n := 0; n < N; n++ {
@@ -204,16 +224,11 @@ func matmulBackward(dinp, dw, dbias, dout, inp, w []float32, N, C, OC int) {
 //	dinp (N, C) += dout · wte       dout (N, V)
 //	dwte (V, C) += doutᵀ · inp      inp (N, C)   wte (V, C)
 func logitsBackward(dinp, dwte, dout, inp, wte []float32, N, C, V int) {
-	if hasAVX2 && N > 1 {
-		fastSgemm(false, false, N, C, V, 1, dout, V, wte, C, 1, dinp, C) // sgemm_amd64.go
-		fastSgemm(true, false, V, C, N, 1, dout, V, inp, C, 1, dwte, C)
-		return
-	}
 	impl := blas32.Implementation()
-	gemmRows(N, func(lo, hi int) {
+	splitRows(N, 16, func(lo, hi int) {
 		impl.Sgemm(blas.NoTrans, blas.NoTrans, hi-lo, C, V, 1, dout[lo*V:], V, wte, C, 1, dinp[lo*C:], C)
 	})
-	parallelChunks(V, 64, func(lo, hi int) {
+	splitRows(V, 64, func(lo, hi int) {
 		impl.Sgemm(blas.Trans, blas.NoTrans, hi-lo, C, N, 1, dout[lo:], V, inp, C, 1, dwte[lo*C:], C)
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Our own matrix product for CPUs with AVX2 and FMA, in the classic blocked scheme of
@@ -53,21 +51,18 @@ func kcFor(k int) int {
 	return 256
 }
 
-// useFastSgemm makes blas32 use fastBLAS when the CPU has AVX2 and FMA (the pure-Go build).
-func useFastSgemm() {
-	if hasAVX2 {
-		blas32.Use(fastBLAS{})
-	}
-}
+// withFastSgemm is base with its Sgemm replaced by fastSgemm (useBLAS calls it when the
+// CPU has AVX2 and FMA).
+func withFastSgemm(base blas.Float32) blas.Float32 { return fastBLAS{base} }
 
-// fastBLAS is gonum's pure-Go BLAS with Sgemm replaced by fastSgemm.
-type fastBLAS struct{ gonum.Implementation }
+// fastBLAS is a BLAS with Sgemm replaced by fastSgemm.
+type fastBLAS struct{ blas.Float32 }
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C, row-major, like every BLAS Sgemm.
 func (f fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int,
 	b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m < mr || n < nr || k < 8 || (tA != blas.NoTrans && tA != blas.Trans) || (tB != blas.NoTrans && tB != blas.Trans) {
-		f.Implementation.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		f.Float32.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	// Check the slices as gonum does, so that a bad call panics here, not in assembly.

@@ -42,12 +42,14 @@ func onCores(n int, fn func()) {
 }
 
 // BenchmarkGemmForward runs the five products of a forward of GPT-2 small over 1,024
-// positions, through this build's blas32 split over the cores as gemmSplit splits it
-// ("blas": OpenBLAS with -tags openblas) and through fastSgemm ("fast").
+// positions through the library under fastBLAS, split over the cores along the output's
+// longer side ("blas": OpenBLAS with -tags openblas, single-threaded, or gonum's own Sgemm),
+// and through fastSgemm ("fast").
 func BenchmarkGemmForward(b *testing.B) {
 	if !hasAVX2 {
 		b.Skip("no AVX2")
 	}
+	base := blas32.Implementation().(fastBLAS).Float32
 	rng := rand.New(rand.NewPCG(4, 4))
 	const N, C = 1024, 768
 	shapes := []struct {
@@ -69,14 +71,19 @@ func BenchmarkGemmForward(b *testing.B) {
 		flops := 2 * float64(N*s.K*s.OC)
 		b.Run(s.name+"/blas", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				gemmSplit(N, s.OC, func(r0, r1, c0, c1 int) {
+				product := func(r0, r1, c0, c1 int) {
 					wb := w[c0:]
 					if s.tB {
 						wb = w[c0*s.K:]
 					}
-					blas32.Implementation().Sgemm(blas.NoTrans, tB, r1-r0, c1-c0, s.K,
+					base.Sgemm(blas.NoTrans, tB, r1-r0, c1-c0, s.K,
 						1, inp[r0*s.K:], s.K, wb, ldb, 0, out[r0*s.OC+c0:], s.OC)
-				})
+				}
+				if N >= s.OC {
+					parallelChunks(N, 16, func(lo, hi int) { product(lo, hi, 0, s.OC) })
+				} else {
+					parallelChunks(s.OC, 64, func(lo, hi int) { product(0, N, lo, hi) })
+				}
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
