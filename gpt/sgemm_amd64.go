@@ -114,36 +114,39 @@ func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
 
 // run splits the product over the cores.
 func (g *sgemm) run() {
-	m, n, k := g.m, g.n, g.k
+	m, n := g.m, g.n
 	tiles, panels := (m+mr-1)/mr, (n+nr-1)/nr
 	if workers() == 1 || (tiles < 2*mcBlk/mr && panels < 8) {
 		g.block(0, m, 0, n)
 		return
 	}
 	if m >= n { // split the rows; both cores read all of op(B)
-		buf := getFloats(&sgemmShared, panels*nr*k)
+		buf := g.packShared(panels, nr, n, g.packB)
 		defer sgemmShared.Put(buf)
 		g.bp = *buf
-		parallelChunks(panels, 1, func(lo, hi int) {
-			for p0 := 0; p0 < k; p0 += g.kc {
-				kc := min(g.kc, k-p0)
-				g.packB(g.bp[p0*panels*nr+lo*nr*kc:], p0, kc, lo*nr, min(hi*nr, n))
-			}
-		})
 		parallelChunks(tiles, 1, func(lo, hi int) { g.block(lo*mr, min(hi*mr, m), 0, n) })
 		return
 	}
 	// Split the columns; both cores read all of op(A).
-	buf := getFloats(&sgemmShared, tiles*mr*k)
+	buf := g.packShared(tiles, mr, m, g.packA)
 	defer sgemmShared.Put(buf)
 	g.ap = *buf
-	parallelChunks(tiles, 1, func(lo, hi int) {
-		for p0 := 0; p0 < k; p0 += g.kc {
-			kc := min(g.kc, k-p0)
-			g.packA(g.ap[p0*tiles*mr+lo*mr*kc:], p0, kc, lo*mr, min(hi*mr, m))
+	parallelChunks(panels, 1, func(lo, hi int) { g.block(0, m, lo*nr, min(hi*nr, n)) })
+}
+
+// packShared packs all of the operand both cores read, the cores taking half of its units
+// each (tiles of 6 rows of op(A), or panels of 16 columns of op(B): width), with pack
+// (packA or packB) over [0, size). The layout is [block of kc steps][unit][step][width].
+func (g *sgemm) packShared(units, width, size int, pack func(dst []float32, p0, kc, lo, hi int)) *[]float32 {
+	buf := getFloats(&sgemmShared, units*width*g.k)
+	all := *buf
+	parallelChunks(units, 1, func(lo, hi int) {
+		for p0 := 0; p0 < g.k; p0 += g.kc {
+			kc := min(g.kc, g.k-p0)
+			pack(all[p0*units*width+lo*width*kc:], p0, kc, lo*width, min(hi*width, size))
 		}
 	})
-	parallelChunks(panels, 1, func(lo, hi int) { g.block(0, m, lo*nr, min(hi*nr, n)) })
+	return buf
 }
 
 // The packed shared operand and each core's own panels are reused from call to call.
