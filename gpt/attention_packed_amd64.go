@@ -157,15 +157,5 @@ func maxAVX2(x []float32) float32
 // GPT-2 Small packs 9 MB per layer).
 var packedHeads, attnScratch sync.Pool
 
-// getFloats takes a slice of at least n floats from pool (contents undefined).
-func getFloats(pool *sync.Pool, n int) *[]float32 {
-	if p, ok := pool.Get().(*[]float32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	s := make([]float32, n)
-	return &s
-}
-
 // usePacked says whether attentionForward can take attentionPacked's path.
 func usePacked(HS int) bool { return hasAVX2 && HS%nr == 0 }

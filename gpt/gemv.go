@@ -1,5 +1,7 @@
 package gpt
 
+import "sync"
+
 // One-row products. A cached decode step pushes one position through the model, so each of
 // its matrix products multiplies a single row by a weight matrix: there are only 2 flops per
 // weight read, and the step's speed is how fast the cores stream the weights from memory
@@ -24,7 +26,10 @@ func gemvConv1D(y, x, w []float32, C, OC int) {
 		}
 		return lo, hi
 	}
-	part := make([]float32, (nw-1)*OC) // the other workers' partial ys
+	buf := getFloats(&gemvParts, (nw-1)*OC) // the other workers' partial ys
+	defer gemvParts.Put(buf)
+	part := *buf
+	clear(part) // gemvRows adds into it
 	runWorkers(nw, func(k int) {
 		lo, hi := rows(k)
 		dst := y[:OC]
@@ -39,6 +44,9 @@ func gemvConv1D(y, x, w []float32, C, OC int) {
 		}
 	}
 }
+
+// gemvParts holds gemvConv1D's partial ys from call to call (48 calls a token for Small).
+var gemvParts sync.Pool
 
 // gemvLogits sets y = wte·x, the one-row output layer: x (C), wte (V, C), y (V). Each core
 // takes a range of token rows; every logit is one dot product with x, which stays in cache.

@@ -142,6 +142,16 @@ func splitRows(n, minChunk int, fn func(lo, hi int)) {
 	parallelChunks(n, minChunk, fn)
 }
 
+// getFloats takes a slice of at least n floats from pool (contents undefined).
+func getFloats(pool *sync.Pool, n int) *[]float32 {
+	if p, ok := pool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n)
+	return &s
+}
+
 // workers is how many goroutines the kernels split work over: one per core.
 func workers() int { return runtime.GOMAXPROCS(0) }
 
