@@ -138,19 +138,7 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	}
 }
 
-// rowMax is the largest of x (not empty).
-func rowMax(x []float32) float32 {
-	n := len(x) &^ 7
-	mx := x[0]
-	if n > 0 {
-		mx = maxAVX2(x[:n])
-	}
-	for _, v := range x[n:] {
-		mx = max(mx, v)
-	}
-	return mx
-}
-
+// maxAVX2 is the largest of x, eight at a time; len(x) is a multiple of 8 (attention_amd64.s).
 func maxAVX2(x []float32) float32
 
 // The packed heads and the per-worker scratch are reused from call to call (a forward of

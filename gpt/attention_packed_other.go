@@ -9,3 +9,6 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 }
 
 func usePacked(HS int) bool { return false }
+
+// maxAVX2 is never called off amd64 (hasAVX2 is false).
+func maxAVX2(x []float32) float32 { panic("gpt: maxAVX2 off amd64") }
