@@ -7,8 +7,8 @@ Python:
 
     /usr/bin/python3 tests/bench_forward.py [--runs 3] [--bf16] [--no-go] [--go-tags openblas]
 
-Torch runs on 2 threads with OMP_WAIT_POLICY=PASSIVE (without it Debian's torch spin-waits
-against OpenBLAS's threads on two cores); the script re-executes itself to set it. The Go
+Torch runs on 2 threads with OMP_WAIT_POLICY=PASSIVE (set by torch_gpt2: without it Debian's
+torch spin-waits against OpenBLAS's threads on two cores). The Go
 side is compiled first (go test -c) and each of its runs is one benchmark process (one
 warm-up forward, one timed); it inherits OMP_WAIT_POLICY too, which OpenBLAS ignores. The two
 sides take turns, one forward each, --runs times, so that they see the same load; the script
@@ -26,13 +26,9 @@ import sys
 import tempfile
 import time
 
-if os.environ.get("OMP_WAIT_POLICY") != "PASSIVE":
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    os.execv(sys.executable, [sys.executable] + sys.argv)
+from torch_gpt2 import GPT, SMALL, setup_torch  # first: it sets OMP_WAIT_POLICY for torch
 
 import torch  # noqa: E402
-
-from torch_gpt2 import GPT, SMALL  # noqa: E402
 
 V, L, C = SMALL["V"], SMALL["L"], SMALL["C"]
 T = 1024
@@ -108,10 +104,9 @@ def main():
     ap.add_argument("--go-tags", default="openblas", help="build tags of the Go side ('' for pure Go)")
     args = ap.parse_args()
 
-    torch.set_num_threads(args.threads)
+    banner = setup_torch(args.threads)
     print(f"GPT-2 small, {T} positions, all logits, batch 1; {flops() / 1e9:.1f} GFLOP per forward")
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, load {os.getloadavg()[0]:.2f}")
+    print(banner)
     model, idx = torch_model(torch.float32)
     # The two sides take turns, one forward each, so that they see the same load.
     tts, tgs, rss_go = [], [], float("nan")

@@ -5,10 +5,10 @@ batch 1) with and without a KV cache, timed on this machine, to set beside
 
 Not a test (pytest does not collect bench_*.py). Run it with Debian's Python:
 
-    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 tests/bench_generate.py [--new 64 256 512] [--no-uncached] [--long]
+    /usr/bin/python3 tests/bench_generate.py [--new 64 256 512] [--no-uncached] [--long]
 
-Without OMP_WAIT_POLICY=PASSIVE Debian's torch spin-waits against OpenBLAS's threads; the
-script sets it for itself when it is missing, by re-executing. Torch runs on 2 threads.
+Torch runs on 2 threads with OMP_WAIT_POLICY=PASSIVE (set by torch_gpt2: without it Debian's
+torch spin-waits against OpenBLAS's threads).
 
 The model is tests/torch_gpt2.py (nanoGPT's GPT-2), whose blocks keep preallocated
 (NH, BlockSize, HS) key and value buffers in the cached loop written here: the prompt is
@@ -17,17 +17,11 @@ forwarded alone. The uncached loop forwards the whole context every step, as nan
 Only the last position goes through ln_f and the output layer in both loops.
 """
 import argparse
-import os
-import sys
 import time
 
-if os.environ.get("OMP_WAIT_POLICY") != "PASSIVE":
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    os.execv(sys.executable, [sys.executable] + sys.argv)
+from torch_gpt2 import GPT, SMALL, setup_torch  # first: it sets OMP_WAIT_POLICY for torch
 
 import torch  # noqa: E402
-
-from torch_gpt2 import GPT, SMALL  # noqa: E402
 
 V, BLOCK = SMALL["V"], SMALL["block_size"]
 
@@ -60,13 +54,12 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
 
-    torch.set_num_threads(args.threads)
+    banner = setup_torch(args.threads)
     torch.manual_seed(1337)
     model = GPT(**SMALL).eval()
     g = torch.Generator().manual_seed(5)
     prompt = torch.randint(V, (11,), generator=g).tolist()
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}, "
-          f"load {os.getloadavg()[0]:.2f}")
+    print(banner)
     timed(model, prompt, 4, True)  # warm up
 
     for n in args.new:

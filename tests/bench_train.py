@@ -7,7 +7,9 @@ GELU), same config
 AdamW (betas 0.9/0.95, weight decay 0.1 on matrices), gradient clipping at 1.0, two
 threads. Run it as
 
-    OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 tests/bench_train.py [--steps 5]
+    /usr/bin/python3 tests/bench_train.py [--steps 5]
+
+(torch_gpt2 sets OMP_WAIT_POLICY=PASSIVE before torch loads.)
 
 Not collected by pytest (the file name does not start with test_).
 """
@@ -15,11 +17,10 @@ import argparse
 import os
 import time
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-import torch
-import torch.nn.functional as F
+from torch_gpt2 import GPT, MINI, setup_torch  # first: it sets OMP_WAIT_POLICY for torch
 
-from torch_gpt2 import GPT
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 
 def main():
@@ -28,10 +29,10 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    torch.set_num_threads(a.threads)
+    print(setup_torch(a.threads))
     torch.manual_seed(1)
-    V, T, L, NH, C = 4096, 256, 6, 6, 192
-    model = GPT(V, T, L, NH, C)
+    V, T = MINI["V"], MINI["block_size"]
+    model = GPT(**MINI)
     decay = [p for p in model.parameters() if p.dim() >= 2]
     no_decay = [p for p in model.parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
