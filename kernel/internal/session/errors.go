@@ -60,13 +60,7 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 			"intact (restart the kernel to start over)", e.code)
 		return &CellError{Name: "Exit", Value: v, Traceback: append([]string{"Exit: " + v}, trace...)}
 	}
-	v := fmt.Sprint(p.Value)
-	if e, ok := p.Value.(error); ok {
-		v = e.Error()
-	}
-	if plain, ok := reflectPanics[v]; ok {
-		v = plain + " (" + v + ")"
-	}
+	v := panicText(p.Value)
 	tb := []string{"panic: " + v}
 	if compiled := compiledFrames(p.Stack); len(compiled) > 0 {
 		tb = append(tb, "", "in compiled code:")
@@ -77,6 +71,16 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 		tb = append(tb, trace...)
 	}
 	return &CellError{Name: "Panic", Value: v, Traceback: tb}
+}
+
+// panicText is the value of a panic as a cell shows it: as fmt prints it (an error by its
+// Error method), with a reflect panic of yaegi's translated (reflectPanics).
+func panicText(p any) string {
+	v := fmt.Sprint(p)
+	if plain, ok := reflectPanics[v]; ok {
+		v = plain + " (" + v + ")"
+	}
+	return v
 }
 
 // reflectPanics translates the reflect panics yaegi raises where compiled Go would raise a

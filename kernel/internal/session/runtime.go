@@ -125,7 +125,7 @@ func (s *Session) runDefers(r *cellRun, err error) error {
 		func() {
 			defer func() {
 				if p := recover(); p != nil && err == nil {
-					v := fmt.Sprint(p)
+					v := panicText(p)
 					err = &CellError{Name: "Panic", Value: v, Traceback: append([]string{"panic: " + v}, frames(s.trace.take())...)}
 				}
 			}()
@@ -158,7 +158,7 @@ func (s *Session) goPanic(cell int, v any) {
 	if r == nil || r.id != cell {
 		by = fmt.Sprintf("an earlier cell (execution #%d)", cell)
 	}
-	err := &CellError{Name: "GoroutinePanic", Value: fmt.Sprintf("panic in a goroutine started by %s: %v", by, v)}
+	err := &CellError{Name: "GoroutinePanic", Value: fmt.Sprintf("panic in a goroutine started by %s: %s", by, panicText(v))}
 	err.Traceback = append([]string{err.Name + ": " + err.Value}, frames(trace)...)
 	switch {
 	case r != nil && r.id == cell:

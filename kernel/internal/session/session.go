@@ -169,16 +169,14 @@ func (s *Session) setRunning(r *cellRun) {
 }
 
 // renderResults renders the values of a trailing expression: one value as itself, several like
-// fmt.Println would print them. A renderer that panics (an HTML method on a nil pointer) gives
-// text/plain with the panic instead of taking the kernel down.
+// fmt.Println would print them (as text, which cannot panic). A renderer of one value that
+// panics (an HTML method on a nil pointer) gives its text/plain with the panic instead of
+// taking the kernel down.
 func renderResults(vals []any) (b display.Bundle) {
 	defer func() {
 		if p := recover(); p != nil {
-			text := fmt.Sprintf("%v", vals)
-			if len(vals) == 1 {
-				text = fmt.Sprintf("%v", vals[0])
-			}
-			b = display.Bundle{Data: map[string]any{display.MIMEPlain: fmt.Sprintf("%s\n(rendering it panicked: %v)", text, p)}, Metadata: map[string]any{}}
+			text := fmt.Sprintf("%s\n(rendering it panicked: %v)", display.Plain(vals[0]), p)
+			b = display.Bundle{Data: map[string]any{display.MIMEPlain: text}, Metadata: map[string]any{}}
 		}
 	}()
 	if len(vals) == 1 {
