@@ -225,25 +225,9 @@ func orderPieces(pieces []piece) []piece {
 	return out
 }
 
-// declaredNames lists what a piece declares at its top level: functions, methods, types (decl
-// pieces); variables and constants (statement pieces).
+// declaredNames lists the variables and constants a statement piece declares at its top level.
 func declaredNames(p piece) map[string]bool {
 	names := map[string]bool{}
-	if p.kind == declPiece {
-		for _, d := range p.file.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				names[d.Name.Name] = true
-			case *ast.GenDecl:
-				for _, sp := range d.Specs {
-					if ts, ok := sp.(*ast.TypeSpec); ok {
-						names[ts.Name.Name] = true
-					}
-				}
-			}
-		}
-		return names
-	}
 	for _, s := range p.body.List {
 		switch s := s.(type) {
 		case *ast.AssignStmt:
