@@ -307,8 +307,7 @@ func (s *Session) describeName(name string, detail int) string {
 	if src, ok := s.types[name]; ok {
 		text := "type " + src
 		var ms []string
-		for m, d := range s.methods[name] {
-			_ = m
+		for _, d := range s.methods[name] {
 			decl := *d
 			decl.Body = nil
 			ms = append(ms, printNode(&decl))

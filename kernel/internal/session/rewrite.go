@@ -60,7 +60,6 @@ func (c *cellCtx) mainFunc() {
 }
 
 func (c *cellCtx) rewritePiece(p *piece) {
-	var root ast.Node
 	switch p.kind {
 	case declPiece:
 		for _, d := range p.file.Decls {
@@ -70,13 +69,11 @@ func (c *cellCtx) rewritePiece(p *piece) {
 				c.inFunc--
 			}
 		}
-		root = p.file
 	case stmtPiece:
 		p.body.List = c.topStmts(p.body.List)
-		root = p.body
 	}
-	zeroNamedResults(root)
-	replaceExprs(root, c.expr)
+	zeroNamedResults(p.root())
+	replaceExprs(p.root(), c.expr)
 }
 
 // zeroNamedResults starts every function with named results by setting them to their zero
