@@ -13,6 +13,7 @@ Not a pytest test (the file name keeps pytest from collecting it). Run:
 """
 import argparse
 import os
+import queue
 import subprocess
 import statistics
 import sys
@@ -91,7 +92,7 @@ def bench(kernels, n, starts):
         while True:
             try:
                 kc.get_iopub_msg(timeout=0.1)
-            except Exception:
+            except queue.Empty:
                 break
     for i in range(n):
         for label, code, _, kc, pid in running:
