@@ -1,5 +1,13 @@
 #include "textflag.h"
 
+// FOURROWS points AX, BX, CX and DX at four consecutive rows of w, from R8 (row stride R11
+// bytes).
+#define FOURROWS \
+	MOVQ R8, AX; \
+	LEAQ (R8)(R11*1), BX; \
+	LEAQ (R8)(R11*2), CX; \
+	LEAQ (BX)(R11*2), DX
+
 // The one-row products of a cached decode step (gemv.go). Both stream the weights once,
 // in the order they lie in memory, so their speed is the memory bandwidth.
 
@@ -25,10 +33,7 @@ rows4:
 	VBROADCASTSS 4(SI), Y13
 	VBROADCASTSS 8(SI), Y14
 	VBROADCASTSS 12(SI), Y15
-	MOVQ R8, AX             // the four rows
-	LEAQ (R8)(R11*1), BX
-	LEAQ (R8)(R11*2), CX
-	LEAQ (BX)(R11*2), DX
+	FOURROWS
 	XORQ R12, R12           // byte offset of the column
 
 cols32:
@@ -99,10 +104,7 @@ TEXT ·gemvDotAVX2(SB), NOSPLIT, $0-48
 dots4:
 	CMPQ R9, $4
 	JLT dotsdone
-	MOVQ R8, AX
-	LEAQ (R8)(R11*1), BX
-	LEAQ (R8)(R11*2), CX
-	LEAQ (BX)(R11*2), DX
+	FOURROWS
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
