@@ -6,6 +6,8 @@ PYTHON  := /usr/bin/python3
 BIN     := bin/gptnotes
 # The fast build links OpenBLAS through gonum's netlib bindings; `make build-purego` skips it.
 TAGS    := openblas
+# How long `make fuzz` runs each fuzz target (a go test -fuzztime: 60s, 10m, 100000x).
+FUZZTIME ?= 60s
 export CGO_LDFLAGS := -lopenblas
 
 # Debian packages the project needs: Jupyter (kernel tests, notebooks), numpy (reference
@@ -15,6 +17,7 @@ APT_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-n
 	python3-pytest python3-yaml libopenblas-dev chromium
 
 .PHONY: all build build-purego deps notebook test test-go test-python generate bench reproduce clean
+.PHONY: fuzz test-fuzz
 
 all: build
 
@@ -41,18 +44,32 @@ notebook: build
 
 # test runs every test: Go (pure-Go and OpenBLAS builds), then the Python-driven ones
 # (jupyter_client protocol tests, the conformance suite, notebooks, the browser).
-test: build test-go test-python
+# test-fuzz, between them, gives each fuzz target 5 seconds.
+test: build test-go test-fuzz test-python
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags $(TAGS) ./gpt/...
 
+# test-fuzz is `make fuzz` in short. FuzzCell runs once kernel/internal/session has it.
+test-fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5s ./kernel
+	if grep -q 'func FuzzCell' kernel/internal/session/*_test.go; then \
+	  $(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime 5s ./kernel/internal/session; fi
+
 test-python: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests
 
 generate:
 	$(GO) generate ./...
+
+# fuzz runs each fuzz target for FUZZTIME: the wire decoder, then the cell rewriter. Go fuzzes one
+# target per package per run, so one line each; a failing input is written to the package's
+# testdata/fuzz/<target>/ and replays in every later go test.
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./kernel
+	$(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime $(FUZZTIME) ./kernel/internal/session
 
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...

@@ -112,6 +112,12 @@ func (s signer) decode(frames [][]byte) (*Message, error) {
 	if !s.verify(sig, header, parent, metadata, content) {
 		return nil, ErrBadSignature
 	}
+	// Each is a JSON object: json.Unmarshal takes null into a struct or map, json.Valid any value.
+	for i, f := range [][]byte{header, parent, metadata, content} {
+		if !isObject(f) {
+			return nil, fmt.Errorf("kernel: wire: decode %s: not a JSON object", [...]string{"header", "parent_header", "metadata", "content"}[i])
+		}
+	}
 	m := &Message{Identities: frames[:d], Buffers: frames[d+6:]}
 	if err := json.Unmarshal(header, &m.Header); err != nil {
 		return nil, fmt.Errorf("kernel: wire: decode header: %w", err)
@@ -131,4 +137,11 @@ func (s signer) decode(frames [][]byte) (*Message, error) {
 	}
 	m.Content = json.RawMessage(content)
 	return m, nil
+}
+
+// isObject reports whether b, after white space, starts a JSON object; decode's json.Unmarshal
+// or json.Valid checks the rest.
+func isObject(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
 }
