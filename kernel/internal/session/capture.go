@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,43 +11,86 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
 )
 
-// Output capture. Interpreted code and compiled code (a plugin's fmt.Println, a write to os.Stdout,
-// the runtime's own messages) all end up on file descriptors 1 and 2. At the first New, both are
-// replaced (dup2) by the write ends of two pipes; one reader goroutine per pipe forwards what
-// arrives to the sink of the running cell, as it arrives. The process's original stdout and stderr
-// are kept (dup) for the kernel's own log and for output that arrives while no cell runs.
+// Output capture. Everything a cell writes reaches the running cell's sink through one ordered
+// stream, the merger (out), which forwards text as the cell writes it: one stream message per
+// run of same-stream text, at most chunkSize bytes, sent when the other stream is written to, when
+// full, chunkDelay after its first byte, or at the cell's end (flushCapture).
 //
-// A cell ends with a flush: a marker written through each pipe comes back out of the reader once
-// everything the cell wrote before it has been forwarded, so a cell's output never leaks into the
-// next cell.
+// Text enters the merger two ways:
+//
+//   - Go writers, in call order: the interpreter's stdout and stderr (fmt.Print*, print, println,
+//     log.* and panics in cells), fmt.Fprint*(os.Stdout|os.Stderr, …) from a cell (the symbol
+//     table's fmt.Fprint* send a write to os.Stdout or os.Stderr there), and the standard logger
+//     of compiled code (log.SetOutput). These are cellStdout and cellStderr.
+//   - File descriptors 1 and 2: at the first New both are replaced (dup2) by the write ends of two
+//     pipes; a reader goroutine per pipe moves what arrives into the merger. Every other write goes
+//     this way: os.Stdout.Write or io.WriteString(os.Stderr, …) from a cell, a bufio.Writer or
+//     log.Logger over them, compiled packages writing to os.Stdout, C code, the runtime itself.
+//
+// What holds. Go writers are strictly ordered among themselves, across both streams. A pipe read
+// and its move into the merger happen under the merger's lock, and every Go write first drains
+// both pipes, so a descriptor write is ordered with every Go write before or after it. What
+// cannot be ordered: a write to fd 1 against a write to fd 2 with no Go write between them, when
+// both are still unread in their pipes (a pipe keeps no record of when each byte came; the reader
+// goroutines usually take a write within microseconds, so only writes in quick succession swap).
+// Each stream on its own is always in order.
+//
+// The process's original stdout and stderr are kept (dup) for the kernel's own log and for
+// output that arrives while no cell runs.
 
 const (
-	chunkSize    = 64 << 10              // largest text forwarded in one stream message
-	chunkDelay   = 20 * time.Millisecond // longest a partial chunk waits for more output
-	flushTimeout = 2 * time.Second       // a flush marker stuck behind a blocked writer gives up
+	chunkSize  = 64 << 10              // largest text forwarded in one stream message
+	chunkDelay = 20 * time.Millisecond // longest a partial chunk waits for more output
 
 	fcntlSetPipeSize = 1031    // F_SETPIPE_SZ
 	pipeSize         = 1 << 20 // a larger pipe lets writers run ahead of a slow sink
 )
-
-// flushMarker is written through a pipe to find the end of a cell's output in it; it never
-// reaches a sink. NUL bytes keep it out of ordinary text.
-var flushMarker = []byte("\x00gptnotes:flush\x00")
-
-// fd1 is descriptor 1 as a file: the interpreter's stdout. (os.Stdout is a variable a program,
-// or a test runner, may reassign.)
-var fd1 = os.NewFile(1, "stdout")
 
 var (
 	captureOnce sync.Once
 	captureErr  error
 	origStdout  *os.File // fd 1 as the process started, before capture
 	origStderr  *os.File // fd 2 as the process started, before capture
+	stdoutFile  *os.File // os.Stdout as the process started: the *os.File of fd 1
+	stderrFile  *os.File // os.Stderr as the process started: the *os.File of fd 2
 	outPipe     *capturePipe
 	errPipe     *capturePipe
+
+	out = &merger{carry: map[string][]byte{}}
 )
+
+// cellStdout and cellStderr are the ordered Go writers of the two streams: the interpreter's
+// stdout and (through stderrFilter) its stderr.
+var (
+	cellStdout io.Writer = streamWriter("stdout")
+	cellStderr io.Writer = streamWriter("stderr")
+)
+
+// A streamWriter writes to one stream of the merger.
+type streamWriter string
+
+func (w streamWriter) Write(b []byte) (int, error) {
+	out.write(string(w), b)
+	return len(b), nil
+}
+
+// orderedWriter is w, or the ordered writer of its stream when w is the process's os.Stdout or
+// os.Stderr (see the fmt.Fprint* of stdlibSymbols).
+func orderedWriter(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && f != nil {
+		switch f {
+		case stdoutFile:
+			return cellStdout
+		case stderrFile:
+			return cellStderr
+		}
+	}
+	return w
+}
 
 // LogWriter returns the process's original standard error, saved before fd 2 was redirected into
 // the cells' capture. The kernel writes its own log there.
@@ -63,6 +105,7 @@ func LogWriter() io.Writer {
 func startCapture() error {
 	captureOnce.Do(func() {
 		var err error
+		stdoutFile, stderrFile = os.Stdout, os.Stderr
 		if origStdout, err = dupFile(1, "stdout"); err != nil {
 			captureErr = err
 			return
@@ -71,14 +114,19 @@ func startCapture() error {
 			captureErr = err
 			return
 		}
-		if outPipe, err = newCapturePipe(1, "stdout", origStdout); err != nil {
+		if outPipe, err = newCapturePipe(1, "stdout"); err != nil {
 			captureErr = err
 			return
 		}
-		if errPipe, err = newCapturePipe(2, "stderr", origStderr); err != nil {
+		if errPipe, err = newCapturePipe(2, "stderr"); err != nil {
 			captureErr = err
 			return
 		}
+		out.mu.Lock()
+		out.pipes = []*capturePipe{outPipe, errPipe}
+		out.mu.Unlock()
+		go outPipe.run(out)
+		go errPipe.run(out)
 		log.SetOutput(logOutput{})
 		// A fatal crash writes to fd 2, now a pipe nobody reads once the process is dying:
 		// send a copy to the original stderr, where the kernel's log is.
@@ -98,36 +146,201 @@ func dupFile(fd int, name string) (*os.File, error) {
 
 // setSink directs captured output to sink (nil: to the original descriptors).
 func setSink(sink Sink) {
-	outPipe.setSink(sink)
-	errPipe.setSink(sink)
+	out.mu.Lock()
+	out.sink = sink
+	out.mu.Unlock()
 }
 
-// flushCapture returns once everything written to fds 1 and 2 before the call has been forwarded.
+// flushCapture returns once everything written before the call, by Go writers and to fds 1 and
+// 2, has been forwarded.
 func flushCapture() {
-	var wg sync.WaitGroup
-	for _, p := range []*capturePipe{outPipe, errPipe} {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.flush() }()
+	out.mu.Lock()
+	out.flushLocked()
+	out.mu.Unlock()
+}
+
+// displayPublisher is sink as display's Publisher, with the stream output written before a
+// display call forwarded before it, so that text and displays arrive in the order the cell made
+// them. (Execute can install it with display.SetPublisher(displayPublisher(sink)).)
+func displayPublisher(sink Sink) display.Publisher { return orderedPublisher{sink} }
+
+type orderedPublisher struct{ sink Sink }
+
+func (p orderedPublisher) Display(b display.Bundle, id string, update bool) {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	out.flushLocked()
+	p.sink.Display(b, id, update)
+}
+
+func (p orderedPublisher) ClearOutput(wait bool) {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	out.flushLocked()
+	p.sink.ClearOutput(wait)
+}
+
+// The merger is the one ordered path of both streams to the sink.
+type merger struct {
+	mu      sync.Mutex
+	sink    Sink
+	pipes   []*capturePipe
+	name    string            // stream of pending
+	pending []byte            // text not yet forwarded, all of stream name
+	carry   map[string][]byte // per stream: the start of a UTF-8 sequence cut by a write
+	timer   *time.Timer
+	armed   bool   // timer will forward pending
+	buf     []byte // for draining the pipes
+}
+
+// write is a Go writer's write: after whatever the pipes hold, which was written before it.
+func (m *merger) write(name string, b []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.drainLocked()
+	m.addLocked(name, b)
+}
+
+// addLocked appends text of a stream, forwarding the other stream's pending text first and full
+// chunks at once. A trailing incomplete rune waits in carry for the rest of its bytes.
+func (m *merger) addLocked(name string, b []byte) {
+	if c := m.carry[name]; len(c) > 0 {
+		b = append(c[:len(c):len(c)], b...)
+		m.carry[name] = nil
 	}
-	wg.Wait()
+	if k := partialRune(b); k > 0 {
+		m.carry[name] = append([]byte(nil), b[len(b)-k:]...)
+		b = b[:len(b)-k]
+	}
+	if len(b) == 0 {
+		return
+	}
+	if m.name != name && len(m.pending) > 0 {
+		m.emitLocked(true)
+	}
+	m.name = name
+	m.pending = append(m.pending, b...)
+	if len(m.pending) >= chunkSize {
+		m.emitLocked(false)
+	}
+	if len(m.pending) > 0 && !m.armed {
+		m.armed = true
+		if m.timer == nil {
+			m.timer = time.AfterFunc(chunkDelay, m.timeout)
+		} else {
+			m.timer.Reset(chunkDelay)
+		}
+	}
+}
+
+// timeout forwards text that waited chunkDelay.
+func (m *merger) timeout() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.armed = false
+	m.emitLocked(true)
+}
+
+// flushLocked forwards everything: the pipes' contents, pending text, carried bytes.
+func (m *merger) flushLocked() {
+	m.drainLocked()
+	m.emitLocked(true)
+	for _, name := range []string{"stdout", "stderr"} {
+		if c := m.carry[name]; len(c) > 0 {
+			m.carry[name] = nil
+			m.name, m.pending = name, append(m.pending, c...)
+			m.emitLocked(true)
+		}
+	}
+}
+
+// emitLocked forwards pending text in chunks of at most chunkSize cut on rune boundaries: all of
+// it, or (all false) only full chunks.
+func (m *merger) emitLocked(all bool) {
+	b := m.pending
+	for len(b) >= chunkSize || (all && len(b) > 0) {
+		n := min(len(b), chunkSize)
+		for n < len(b) && n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		if n == 0 {
+			n = min(len(b), chunkSize)
+		}
+		m.send(m.name, b[:n])
+		b = b[n:]
+	}
+	m.pending = append(m.pending[:0], b...)
+}
+
+// send gives text to the running cell's sink, or to the original descriptor when none runs.
+func (m *merger) send(name string, b []byte) {
+	if m.sink != nil {
+		m.sink.Stream(name, string(b))
+		return
+	}
+	orig, fallback := origStdout, os.Stdout
+	if name == "stderr" {
+		orig, fallback = origStderr, os.Stderr
+	}
+	if orig == nil { // capture never started
+		orig = fallback
+	}
+	orig.Write(b)
+}
+
+// drainLocked moves what the pipes hold into the merger, stdout first. (When both hold text, the
+// order between them is unknown: see the package comment above.)
+func (m *merger) drainLocked() {
+	if len(m.pipes) == 0 {
+		return
+	}
+	if m.buf == nil {
+		m.buf = make([]byte, chunkSize)
+	}
+	for _, p := range m.pipes {
+		p.rc.Control(func(fd uintptr) {
+			for {
+				n, err := readFD(fd, m.buf)
+				if n > 0 {
+					m.addLocked(p.name, m.buf[:n])
+				}
+				if err != nil || n < len(m.buf) {
+					return // empty (EAGAIN), or it was emptied by this read
+				}
+			}
+		})
+	}
+}
+
+// readFD reads from a non-blocking descriptor, retrying on EINTR.
+func readFD(fd uintptr, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(fd), b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if n < 0 {
+			n = 0
+		}
+		if err == nil && n == 0 {
+			err = io.EOF
+		}
+		return n, err
+	}
 }
 
 // A capturePipe owns one redirected descriptor.
 type capturePipe struct {
 	name string   // "stdout" or "stderr", the Jupyter stream name
 	w    *os.File // write end, also dup2'd onto fd
-	r    *os.File // read end, drained by run
-	orig *os.File // where output goes when no cell runs
-
-	mu      sync.Mutex
-	sink    Sink
-	waiters []chan struct{} // flushes waiting for their marker, in write order
-	wmu     sync.Mutex      // serializes marker writes with their waiter registration
+	r    *os.File // read end (non-blocking), drained by run and by the merger's Go writes
+	rc   syscall.RawConn
 }
 
-func newCapturePipe(fd int, name string, orig *os.File) (*capturePipe, error) {
-	// The read end is non-blocking (so reads can time out); the write end stays blocking, as
-	// os.Stdout was opened blocking and would drop output on EAGAIN.
+func newCapturePipe(fd int, name string) (*capturePipe, error) {
+	// The read end is non-blocking (read by the runtime poller and drained without blocking);
+	// the write end stays blocking, as os.Stdout was opened blocking and would drop output on
+	// EAGAIN.
 	var fds [2]int
 	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
 		return nil, fmt.Errorf("session: capture %s: pipe: %w", name, err)
@@ -138,113 +351,41 @@ func newCapturePipe(fd int, name string, orig *os.File) (*capturePipe, error) {
 	}
 	r := os.NewFile(uintptr(fds[0]), "capture-"+name)
 	w := os.NewFile(uintptr(fds[1]), "capture-"+name+"-w")
+	rc, err := r.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("session: capture %s: %w", name, err)
+	}
 	if err := syscall.Dup2(fds[1], fd); err != nil {
 		return nil, fmt.Errorf("session: capture %s: dup2: %w", name, err)
 	}
-	p := &capturePipe{name: name, w: w, r: r, orig: orig}
-	go p.run()
-	return p, nil
+	return &capturePipe{name: name, w: w, r: r, rc: rc}, nil
 }
 
-func (p *capturePipe) setSink(s Sink) {
-	p.mu.Lock()
-	p.sink = s
-	p.mu.Unlock()
-}
-
-// flush writes a marker and waits until run has forwarded everything before it.
-func (p *capturePipe) flush() {
-	done := make(chan struct{})
-	p.wmu.Lock()
-	p.mu.Lock()
-	p.waiters = append(p.waiters, done)
-	p.mu.Unlock()
-	_, err := p.w.Write(flushMarker)
-	p.wmu.Unlock()
-	if err != nil {
-		return
-	}
-	select {
-	case <-done:
-	case <-time.After(flushTimeout):
-	}
-}
-
-// run forwards the pipe's bytes: chunks of at most chunkSize, cut on rune boundaries, sent when
-// full or chunkDelay after their first byte, and at once when a flush marker arrives.
-func (p *capturePipe) run() {
+// run moves the pipe's bytes into m as they arrive. Each read happens under m's lock, so no Go
+// write can pass bytes that were already read from the pipe.
+func (p *capturePipe) run(m *merger) {
 	buf := make([]byte, chunkSize)
-	var pending []byte
 	for {
-		if len(pending) > 0 {
-			p.r.SetReadDeadline(time.Now().Add(chunkDelay))
-		} else {
-			p.r.SetReadDeadline(time.Time{})
-		}
-		n, err := p.r.Read(buf)
-		pending = append(pending, buf[:n]...)
-		for {
-			i := bytes.Index(pending, flushMarker)
-			if i < 0 {
-				break
+		var end error
+		err := p.rc.Read(func(fd uintptr) bool {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			n, err := readFD(fd, buf)
+			if n > 0 {
+				m.addLocked(p.name, buf[:n])
+				return true
 			}
-			p.emit(pending[:i])
-			pending = append(pending[:0], pending[i+len(flushMarker):]...)
-			p.mu.Lock()
-			if len(p.waiters) > 0 {
-				close(p.waiters[0])
-				p.waiters = p.waiters[1:]
+			if errors.Is(err, syscall.EAGAIN) {
+				return false // wait until the pipe is readable
 			}
-			p.mu.Unlock()
-		}
-		timedOut := errors.Is(err, os.ErrDeadlineExceeded)
-		if err != nil && !timedOut {
-			p.emit(pending)
+			end = err
+			return true
+		})
+		if err != nil || end != nil {
+			fmt.Fprintf(LogWriter(), "session: capture %s ended: %v %v\n", p.name, err, end)
 			return
 		}
-		// Keep back what could be the start of a marker or of a cut rune, unless the chunk
-		// is full or has waited long enough.
-		keep := markerPrefix(pending)
-		if keep == 0 {
-			keep = partialRune(pending)
-		}
-		if timedOut || len(pending)-keep >= chunkSize {
-			p.emit(pending[:len(pending)-keep])
-			pending = append(pending[:0], pending[len(pending)-keep:]...)
-		}
 	}
-}
-
-// emit sends text to the running cell's sink, or to the original descriptor when none runs.
-func (p *capturePipe) emit(b []byte) {
-	for len(b) > 0 {
-		n := min(len(b), chunkSize)
-		for n < len(b) && n > 0 && !utf8.RuneStart(b[n]) {
-			n--
-		}
-		if n == 0 {
-			n = min(len(b), chunkSize)
-		}
-		p.mu.Lock()
-		s := p.sink
-		p.mu.Unlock()
-		if s != nil {
-			s.Stream(p.name, string(b[:n]))
-		} else {
-			p.orig.Write(b[:n])
-		}
-		b = b[n:]
-	}
-}
-
-// markerPrefix is the length of the longest suffix of b that begins flushMarker.
-func markerPrefix(b []byte) int {
-	for k := min(len(b), len(flushMarker)-1); k > 0; k-- {
-		if bytes.HasSuffix(b, flushMarker[:k]) {
-			return k
-		}
-	}
-	return 0
 }
 
 // partialRune is the length of an incomplete UTF-8 sequence at the end of b.

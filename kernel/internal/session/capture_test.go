@@ -13,7 +13,7 @@ import (
 // useTestPackage gives s a compiled package "testpkg" whose functions print from compiled code.
 func useTestPackage(t *testing.T, s *Session, release <-chan struct{}) {
 	t.Helper()
-	err := s.in.Use(map[string]map[string]reflect.Value{
+	err := s.use(map[string]map[string]reflect.Value{
 		"example.com/testpkg/testpkg": {
 			"Say":  reflect.ValueOf(func(msg string) { fmt.Println(msg) }),
 			"Wait": reflect.ValueOf(func() { <-release }),

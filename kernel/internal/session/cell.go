@@ -29,6 +29,7 @@ type piece struct {
 	start, end int
 	file       *ast.File      // declPiece
 	body       *ast.BlockStmt // stmtPiece
+	wrapper    *ast.File      // stmtPiece: the file holding body, as func _() { body }, for the check
 }
 
 // root is the syntax tree of the piece: its file for declarations, its block for statements.
@@ -100,6 +101,37 @@ func splitCell(src string) []piece {
 	return pieces
 }
 
+// stripPackageClause blanks out a leading `package name` clause, so that a whole program pasted
+// into a cell runs: its declarations join the session's one package whatever its name, as a
+// cell without the clause does. Blanks keep every position in the cell where it was.
+func stripPackageClause(src string) string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	s.Init(file, []byte(src), nil, 0)
+	pos, t, _ := s.Scan()
+	if t != token.PACKAGE {
+		return src
+	}
+	start := file.Offset(pos)
+	_, t, _ = s.Scan()
+	if t != token.IDENT {
+		return src
+	}
+	npos, t, lit := s.Scan()
+	end := file.Offset(npos)
+	if t == token.SEMICOLON && lit == ";" {
+		end++
+	}
+	b := []byte(src)
+	for i := start; i < end; i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // isFuncDecl reports whether the func keyword at toks[i] starts a declaration (func Name…,
 // func (recv) Name…) rather than a function literal statement (func(…){…}()).
 func isFuncDecl(toks []token.Token, i int) bool {
@@ -162,6 +194,7 @@ func parsePieces(fset *token.FileSet, name, src string, pieces []piece) error {
 				continue
 			}
 			p.body = f.Decls[0].(*ast.FuncDecl).Body
+			p.wrapper = f
 		}
 	}
 	if len(errs) == 0 {
@@ -216,13 +249,21 @@ func orderPieces(pieces []piece) []piece {
 	var out []piece
 	for _, p := range pieces {
 		if n := len(out); n > 0 && p.kind == declPiece && out[n-1].kind == declPiece {
-			out[n-1].file.Decls = append(out[n-1].file.Decls, p.file.Decls...)
-			out[n-1].file.Imports = append(out[n-1].file.Imports, p.file.Imports...)
+			f := out[n-1].file
+			f.Decls = append(f.Decls, p.file.Decls...)
+			f.Imports = append(f.Imports, p.file.Imports...)
+			// Imports first, as in any Go file.
+			sort.SliceStable(f.Decls, func(i, j int) bool { return isImport(f.Decls[i]) && !isImport(f.Decls[j]) })
 			continue
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+func isImport(d ast.Decl) bool {
+	g, ok := d.(*ast.GenDecl)
+	return ok && g.Tok == token.IMPORT
 }
 
 // declaredNames lists the variables and constants a statement piece declares at its top level.

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +18,12 @@ type cellCtx struct {
 	id     int
 	pieces []piece
 
-	trailing     ast.Expr // the trailing expression, while wrapped in __gptnotes.Result
-	renderedTail int      // statements renderedResult put in its place, 0 if none
+	trailing     ast.Expr          // the trailing expression, while wrapped in __gptnotes.Result
+	renderedTail int               // statements renderedResult put in its place, 0 if none
+	checked      *checkResult      // what the type check found
+	change       *change           // what the cell changes in the session's declarations
+	definedHere  map[string]string // variables typedDefines declared, → type
+	wrapDefers   bool              // the last piece runs in a function literal (deferWrapped)
 	rewriteState
 }
 
@@ -104,13 +109,19 @@ func importKey(sp *ast.ImportSpec) string {
 	return path
 }
 
-// importName is the name an import is used under: its alias, or the last path element.
+// importName is the name an import is used under: its alias, or the last path element that is
+// not a major version (math/rand/v2 is rand).
 func importName(sp *ast.ImportSpec) string {
 	if sp.Name != nil {
 		return sp.Name.Name
 	}
 	path, _ := strconv.Unquote(sp.Path.Value)
-	return path[strings.LastIndex(path, "/")+1:]
+	elems := strings.Split(path, "/")
+	name := elems[len(elems)-1]
+	if n := len(elems); n > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = elems[n-2]
+	}
+	return name
 }
 
 // recvTypeName is T for receivers T, *T, T[P], *T[P].
@@ -173,18 +184,20 @@ var rendererMethods = map[string]string{
 //
 // It returns nil when e's type is not known to have renderer methods.
 func (c *cellCtx) renderCalls(e ast.Expr, fn string) []ast.Stmt {
-	t := c.staticTypeName(e)
-	if t == "" {
-		return nil
+	names, known := c.rendererMethodsOf(e)
+	if !known {
+		t := c.staticTypeName(e)
+		if t == "" {
+			return nil
+		}
+		for m := range rendererMethods {
+			if d := c.method(t, m); d != nil && (d.Type.Params == nil || d.Type.Params.NumFields() == 0) {
+				names = append(names, m)
+			}
+		}
 	}
 	v := ast.NewIdent("__gptnotes_v")
 	args := []ast.Expr{ast.NewIdent(v.Name)}
-	var names []string
-	for m := range rendererMethods {
-		if d := c.method(t, m); d != nil && (d.Type.Params == nil || d.Type.Params.NumFields() == 0) {
-			names = append(names, m)
-		}
-	}
 	if len(names) == 0 {
 		return nil
 	}
@@ -197,6 +210,34 @@ func (c *cellCtx) renderCalls(e ast.Expr, fn string) []ast.Stmt {
 		&ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{e}, TokPos: e.Pos()},
 		&ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFuncAt(fn, e.Pos()), Args: args, Lparen: e.Pos()}},
 	}
+}
+
+// rendererMethodsOf lists the renderer methods of e's type, when the check typed e: those of
+// a type a cell declared (through one pointer), none for any other. known is false when the
+// check did not type e.
+func (c *cellCtx) rendererMethodsOf(e ast.Expr) (names []string, known bool) {
+	t := c.typeOf(e)
+	if t == nil {
+		return nil, false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "main" {
+		return nil, true
+	}
+	mset := types.NewMethodSet(types.NewPointer(named))
+	for m := range rendererMethods {
+		sel := mset.Lookup(nil, m)
+		if sel == nil {
+			continue
+		}
+		if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 {
+			names = append(names, m)
+		}
+	}
+	return names, true
 }
 
 // staticTypeName is the name of the cell-declared type of e (through one pointer), when the

@@ -117,7 +117,7 @@ display.Display(badge("new"))`, r)
 func TestRenderPanics(t *testing.T) {
 	s := newSession(t)
 	useTestPackage(t, s, nil)
-	if err := s.in.Use(map[string]map[string]reflect.Value{
+	if err := s.use(map[string]map[string]reflect.Value{
 		"example.com/widget/widget": {"Nil": reflect.ValueOf(func() *widget { return nil })},
 	}); err != nil {
 		t.Fatal(err)

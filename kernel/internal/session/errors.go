@@ -44,6 +44,11 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 	if errors.As(context.Cause(ctx), &ce) {
 		return ce // a goroutine the cell started panicked
 	}
+	var exit exitError
+	if errors.As(context.Cause(ctx), &exit) {
+		s.trace.take()
+		return exitCellError(exit.code) // os.Exit, in the cell or a goroutine (see Session.exit)
+	}
 	if ctx.Err() != nil {
 		s.trace.take()
 		v := "the cell was interrupted; variables keep the values they had at that moment"
@@ -55,11 +60,6 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 		return &CellError{Name: "Error", Value: err.Error(), Traceback: []string{"Error: " + err.Error()}}
 	}
 	trace := frames(s.trace.take())
-	if e, ok := p.Value.(exitError); ok {
-		v := fmt.Sprintf("os.Exit(%d) ended the cell; the kernel keeps running with every variable "+
-			"intact (restart the kernel to start over)", e.code)
-		return &CellError{Name: "Exit", Value: v, Traceback: append([]string{"Exit: " + v}, trace...)}
-	}
 	v := panicText(p.Value)
 	tb := []string{"panic: " + v}
 	if compiled := compiledFrames(p.Stack); len(compiled) > 0 {
@@ -71,6 +71,14 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 		tb = append(tb, trace...)
 	}
 	return &CellError{Name: "Panic", Value: v, Traceback: tb}
+}
+
+// exitCellError is the error of a cell that os.Exit ended. It has no interpreted call stack: the
+// exit unwinds nothing (see Session.exit).
+func exitCellError(code int) *CellError {
+	v := fmt.Sprintf("os.Exit(%d) ended the cell; the kernel keeps running with every variable "+
+		"intact (restart the kernel to start over)", code)
+	return &CellError{Name: "Exit", Value: v, Traceback: []string{"Exit: " + v}}
 }
 
 // panicText is the value of a panic as a cell shows it: as fmt prints it (an error by its

@@ -3,6 +3,7 @@ package session
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"strconv"
 	"strings"
@@ -35,11 +36,6 @@ func (c *cellCtx) check() error {
 				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
 					fail(n.Pos(), `package iter (range-over-func iterators, Go 1.23)`,
 						"return a slice, or pass a callback: seq(func(v T) bool { …; return true })")
-				}
-			case *ast.TypeSpec:
-				if old, ok := c.s.types[n.Name.Name]; ok && old != c.source(n) {
-					fail(n.Pos(), "redefining type "+n.Name.Name+" (the interpreter would silently keep the old definition)",
-						"give the new type another name, or restart the kernel")
 				}
 			case *ast.RangeStmt:
 				if c.rangesOverFunc(n.X) {
@@ -81,7 +77,7 @@ func (c *cellCtx) check() error {
 			}
 			return true
 		})
-		if p.kind == stmtPiece {
+		if p.kind == stmtPiece && c.checked == nil { // typed, typedDefines declares them
 			for _, st := range p.body.List {
 				if pos, name := c.genericDefine(st); name != "" {
 					fail(pos, "x := "+name+"(…) at the top level of a cell (yaegi cannot type a global "+
@@ -245,6 +241,12 @@ func (c *cellCtx) hasInterfaceCase(n *ast.TypeSwitchStmt) bool {
 // isInterfaceType reports whether t names a non-empty interface type: error, an interface
 // literal with methods, an interface type declared by a cell, or one of a compiled package.
 func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
+	if c.checked != nil {
+		if tv, ok := c.checked.info.Types[t]; ok && tv.IsType() {
+			it, isIface := tv.Type.Underlying().(*types.Interface)
+			return isIface && !it.Empty()
+		}
+	}
 	switch t := t.(type) {
 	case *ast.ParenExpr:
 		return c.isInterfaceType(t.X)
@@ -281,6 +283,10 @@ func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
 
 // isAny reports whether e is known to have type any (interface{}).
 func (c *cellCtx) isAny(e ast.Expr) bool {
+	if t := c.typeOf(e); t != nil {
+		it, isIface := t.Underlying().(*types.Interface)
+		return isIface && it.Empty()
+	}
 	switch e := e.(type) {
 	case *ast.ParenExpr:
 		return c.isAny(e.X)
@@ -318,6 +324,10 @@ func isEmptyInterface(t ast.Expr) bool {
 // rangesOverFunc reports whether a range expression is a function: a literal, a function or
 // func-typed variable, or a call of an iterator-returning function.
 func (c *cellCtx) rangesOverFunc(x ast.Expr) bool {
+	if t := c.typeOf(x); t != nil {
+		_, isFunc := t.Underlying().(*types.Signature)
+		return isFunc
+	}
 	if c.kindOf(x) == kindFunc {
 		return true
 	}
@@ -390,15 +400,20 @@ func (c *cellCtx) diagnose(err error) *CellError {
 	case strings.Contains(msg, "unable to find source related to"):
 		_, rest, _ := strings.Cut(msg, `related to: "`)
 		path, _, _ := strings.Cut(rest, `"`)
-		v := pos + ": package \"" + path + "\" is not available in this kernel: cells import the standard " +
-			"library and the kernel's plugins (kernel/display, gonum.org/v1/plot…, gpt, tokenizer, viz); " +
-			`"Adding your own package" in the README shows how to add one`
-		return &CellError{Name: "ImportError", Value: v, Traceback: []string{"ImportError: " + v}}
+		return importError(pos, path)
 	case strings.Contains(msg, "too many input arguments"):
 		return unsupported(pos, "a method expression T.M on a type of a compiled package",
 			"write a function literal: func(t T, args…) { return t.M(args…) }")
 	}
 	return nil
+}
+
+// importError is the error for an import of a package the kernel does not have.
+func importError(pos, path string) *CellError {
+	v := pos + ": package \"" + path + "\" is not available in this kernel: cells import the standard " +
+		"library and the kernel's plugins (kernel/display, gonum.org/v1/plot…, gpt, tokenizer, viz); " +
+		`"Adding your own package" in the README shows how to add one`
+	return &CellError{Name: "ImportError", Value: v, Traceback: []string{"ImportError: " + v}}
 }
 
 // pos formats a position of the cell.

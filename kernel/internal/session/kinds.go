@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"reflect"
 )
 
@@ -103,6 +104,18 @@ func isIntType(name string) bool {
 
 // kindOf classifies an expression.
 func (c *cellCtx) kindOf(e ast.Expr) valueKind {
+	if t := c.typeOf(e); t != nil {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			if u.Info()&types.IsInteger != 0 {
+				return kindInt
+			}
+			return kindOther
+		case *types.Signature:
+			return kindFunc
+		}
+		return kindOther
+	}
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		if e.Kind == token.INT || e.Kind == token.CHAR {

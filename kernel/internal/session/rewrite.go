@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"strconv"
 )
@@ -29,7 +30,8 @@ func (c *cellCtx) rewrite() {
 }
 
 // mainFunc renames a cell's func main and calls it once, right after its declaration. yaegi
-// would run a function named main after compiling every later piece of every later cell.
+// would run a function named main after compiling every later piece of every later cell. Its
+// body starts with a fresh command line (flag.CommandLine), as a new process would have.
 // References to main in any cell follow the rename.
 func (c *cellCtx) mainFunc() {
 	const renamed = "__gptnotes_main"
@@ -49,6 +51,9 @@ func (c *cellCtx) mainFunc() {
 		for _, d := range p.file.Decls {
 			if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && f.Name.Name == "main" {
 				f.Name.Name = renamed
+				// Each run of main sees the command line of a program just started.
+				fresh := &ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFuncAt("FreshCommandLine", f.Body.Lbrace), Lparen: f.Body.Lbrace, Rparen: f.Body.Lbrace}}
+				f.Body.List = append([]ast.Stmt{fresh}, f.Body.List...)
 				// Positions inside the cell: yaegi finds a piece's imports by its file name.
 				call := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{Name: renamed, NamePos: f.Name.Pos()}, Lparen: f.End(), Rparen: f.End()}}
 				body := &ast.BlockStmt{Lbrace: f.Pos(), List: []ast.Stmt{call}, Rbrace: f.End()}
@@ -70,7 +75,11 @@ func (c *cellCtx) rewritePiece(p *piece) {
 			}
 		}
 	case stmtPiece:
-		p.body.List = c.topStmts(p.body.List)
+		list := c.typedDefines(p.body.List)
+		if p == &c.pieces[len(c.pieces)-1] {
+			c.wrapDefers = deferWrapped(list)
+		}
+		p.body.List = c.topStmts(list)
 	}
 	zeroNamedResults(p.root())
 	replaceExprs(p.root(), c.expr)
@@ -123,9 +132,21 @@ func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
 // interrupted loop resumes after the next cell), and a function literal gives them a frame of
 // their own. They declare nothing the rest of the cell sees, so nothing changes for the cell.
 func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
-	for i, s := range list {
+	var out []ast.Stmt
+	for _, s := range list {
 		if d, ok := s.(*ast.DeferStmt); ok {
-			list[i] = c.topDefer(d)
+			if c.wrapDefers {
+				out = append(out, c.bindDeferArgs(d)...)
+			} else {
+				out = append(out, c.topDefer(d))
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	list = out
+	for i, s := range list {
+		if _, ok := s.(*ast.DeferStmt); ok {
 			continue
 		}
 		if !isCompound(s) {
@@ -173,6 +194,28 @@ func (c *cellCtx) topDefer(d *ast.DeferStmt) ast.Stmt {
 		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}},
 		Body: &ast.BlockStmt{Lbrace: pos, List: body, Rbrace: d.End()},
 	}, Lparen: d.End(), Rparen: d.End()}}
+}
+
+// bindDeferArgs evaluates a deferred call's arguments where Go does, at the defer statement
+// (yaegi v0.16.1 reads a global argument when the call runs):
+//
+//	__go1 := a
+//	defer f(__go1)
+func (c *cellCtx) bindDeferArgs(d *ast.DeferStmt) []ast.Stmt {
+	c.funcLits(d)
+	var lhs, rhs []ast.Expr
+	for i, a := range d.Call.Args {
+		if needsBinding(a) {
+			c.tmp++
+			id := fmt.Sprintf("__go%d", c.tmp)
+			lhs, rhs = append(lhs, ast.NewIdent(id)), append(rhs, a)
+			d.Call.Args[i] = ast.NewIdent(id)
+		}
+	}
+	if len(lhs) == 0 {
+		return []ast.Stmt{d}
+	}
+	return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs, TokPos: d.Pos()}, d}
 }
 
 func isCompound(s ast.Stmt) bool {
@@ -802,4 +845,179 @@ func (c *cellCtx) typeSwitchBinding(s *ast.TypeSwitchStmt) ast.Stmt {
 		return out
 	}
 	return &ast.BlockStmt{List: []ast.Stmt{s.Init, out}}
+}
+
+// --- typed declarations at the top of a cell -----------------------------------------------
+
+// typedDefines writes the top-level `a, b := f()` and `var a, b = f()` of a cell as
+//
+//	var a T1
+//	var b T2
+//	a, b = f()
+//
+// with the types the check found. yaegi v0.16.1 cannot type many short declarations in its
+// global scope (`_, ok := m[k]`, `v, ok := <-ch`, `x := os.Args[0]`), and runs every one of them
+// with the types written out. A variable the session already has with the same type is
+// assigned, not declared again, so the functions that use it keep seeing it.
+func (c *cellCtx) typedDefines(list []ast.Stmt) []ast.Stmt {
+	if c.checked == nil {
+		return list
+	}
+	var out []ast.Stmt
+	for _, st := range list {
+		out = append(out, c.typedDefine(st)...)
+	}
+	return out
+}
+
+func (c *cellCtx) typedDefine(st ast.Stmt) []ast.Stmt {
+	keep := []ast.Stmt{st}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE {
+			return keep
+		}
+		decls, ok := c.varDecls(st.Lhs, st.TokPos)
+		if !ok {
+			return keep
+		}
+		st.Tok = token.ASSIGN
+		return append(decls, st)
+	case *ast.DeclStmt:
+		g, ok := st.Decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR || len(g.Specs) != 1 {
+			return keep
+		}
+		vs := g.Specs[0].(*ast.ValueSpec)
+		if vs.Type != nil || len(vs.Values) == 0 {
+			return keep
+		}
+		lhs := make([]ast.Expr, len(vs.Names))
+		for i, id := range vs.Names {
+			lhs[i] = id
+		}
+		decls, ok := c.varDecls(lhs, st.Pos())
+		if !ok {
+			return keep
+		}
+		return append(decls, &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, TokPos: st.Pos(), Rhs: vs.Values})
+	}
+	return keep
+}
+
+// varDecls declares the new variables among lhs with their checked types; ok is false when a
+// type cannot be written with the names the cell sees.
+func (c *cellCtx) varDecls(lhs []ast.Expr, pos token.Pos) (decls []ast.Stmt, ok bool) {
+	if c.definedHere == nil {
+		c.definedHere = map[string]string{}
+	}
+	type decl struct {
+		id *ast.Ident
+		t  ast.Expr
+	}
+	var ds []decl
+	for _, l := range lhs {
+		id, isIdent := l.(*ast.Ident)
+		if !isIdent {
+			return nil, false
+		}
+		if id.Name == "_" {
+			continue
+		}
+		obj := c.checked.info.Defs[id]
+		if obj == nil {
+			continue // assigned, not declared
+		}
+		v := c.newStateVar(obj.Type())
+		if v.typeSrc == "" {
+			return nil, false
+		}
+		if t, seen := c.definedHere[id.Name]; seen && t == v.typeSrc {
+			continue
+		}
+		if old := c.s.typed.vars[id.Name]; old != nil && old.typeSrc == v.typeSrc && !c.forgotten(id.Name) && c.definedHere[id.Name] == "" {
+			continue
+		}
+		t, err := parser.ParseExprFrom(c.s.fset, scopeFile, v.typeSrc, 0)
+		if err != nil {
+			return nil, false
+		}
+		ds = append(ds, decl{id, t})
+	}
+	for _, d := range ds {
+		c.definedHere[d.id.Name] = c.newStateVar(c.checked.info.Defs[d.id].Type()).typeSrc
+		decls = append(decls, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, TokPos: pos,
+			Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{Name: d.id.Name, NamePos: d.id.Pos()}}, Type: d.t}}}})
+	}
+	return decls, true
+}
+
+// forgotten reports whether the cell takes name back from the interpreter before it runs.
+func (c *cellCtx) forgotten(name string) bool {
+	if c.change == nil {
+		return false
+	}
+	for _, n := range c.change.forget {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// --- a top-level defer that recovers ----------------------------------------------------------
+
+// deferWrapped decides whether the statements of the cell's last piece run inside one function
+// literal, as a program's main body does: when they defer a call at the top level, so that a
+// deferred recover() sees the cell's panic. Their variables are declared outside first (see
+// typedDefines), so they stay the session's; a piece with a declaration that cannot be moved
+// out keeps the deferred calls for the end of the cell instead (topDefer).
+func deferWrapped(list []ast.Stmt) bool {
+	hasDefer := false
+	for _, st := range list {
+		switch st := st.(type) {
+		case *ast.DeferStmt:
+			hasDefer = true
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				return false
+			}
+		case *ast.DeclStmt:
+			if g := st.Decl.(*ast.GenDecl); g.Tok == token.VAR {
+				for _, sp := range g.Specs {
+					if len(sp.(*ast.ValueSpec).Values) > 0 {
+						return false
+					}
+				}
+			}
+		case *ast.LabeledStmt:
+			return false
+		}
+	}
+	return hasDefer
+}
+
+// wrapForDefer puts the statements of a deferWrapped piece, after its declarations, in
+// func() { … }().
+func (c *cellCtx) wrapForDefer(p *piece) {
+	if !c.wrapDefers || p.kind != stmtPiece || p != &c.pieces[len(c.pieces)-1] {
+		return
+	}
+	var decls, body []ast.Stmt
+	for _, st := range p.body.List {
+		if ds, ok := st.(*ast.DeclStmt); ok {
+			decls = append(decls, ds)
+			continue
+		}
+		body = append(body, st)
+	}
+	if len(body) == 0 {
+		return
+	}
+	pos, end := body[0].Pos(), body[len(body)-1].End()
+	call := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: body, Rbrace: end},
+	}, Lparen: end, Rparen: end}}
+	p.body.List = append(decls, call)
 }

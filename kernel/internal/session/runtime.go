@@ -1,16 +1,24 @@
 package session
 
 import (
+	"encoding"
+	"flag"
 	"fmt"
-
-	"github.com/gptnotes/gptnotes/kernel/display"
-	"os"
+	"io"
+	"log"
+	"maps"
 	"reflect"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
 )
 
 // The cell runtime: a small compiled package the kernel's rewrites call into, imported by the
@@ -49,24 +57,309 @@ func max[T __gptnotes_ordered](x T, ys ...T) T {
 func clear(x any) { __gptnotes.Clear(x) }
 `
 
-// runtimeSymbols is the cell runtime's symbol table, bound to s.
+// runtimeSymbols is the cell runtime's symbol table, bound to s, with the standard library
+// symbols the kernel replaces (os.Exit, os.Args, flag, log.Fatal, errors.As). It is loaded after
+// the standard library, so its entries win. Since New calls it once per session before any cell,
+// it also gives cells the command line of a program just started (newProgram).
 func (s *Session) runtimeSymbols() interp.Exports {
+	newProgram()
+	fatal := reflect.ValueOf(func(v ...any) { s.logFatal(fmt.Sprint(v...)) })
+	fatalf := reflect.ValueOf(func(format string, v ...any) { s.logFatal(fmt.Sprintf(format, v...)) })
+	fatalln := reflect.ValueOf(func(v ...any) { s.logFatal(fmt.Sprintln(v...)) })
 	return interp.Exports{
 		runtimePath + "/cellrt": {
-			"Result":     reflect.ValueOf(s.result),
-			"ResultWith": reflect.ValueOf(s.resultWith),
-			"Live":       reflect.ValueOf(s.live),
-			"Rendered":   reflect.ValueOf(rendered),
-			"Defer":      reflect.ValueOf(s.deferCall),
-			"GoPanic":    reflect.ValueOf(s.goPanic),
-			"Clear":      reflect.ValueOf(clearValue),
+			"Result":           reflect.ValueOf(s.result),
+			"ResultWith":       reflect.ValueOf(s.resultWith),
+			"Live":             reflect.ValueOf(s.live),
+			"Rendered":         reflect.ValueOf(rendered),
+			"Defer":            reflect.ValueOf(s.deferCall),
+			"GoPanic":          reflect.ValueOf(s.goPanic),
+			"Clear":            reflect.ValueOf(clearValue),
+			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
 		},
 		"os/os": {
-			"Exit": reflect.ValueOf(func(code int) { panic(exitError{code}) }),
+			"Exit": reflect.ValueOf(s.exit),
+			"Args": reflect.ValueOf(&cellArgs).Elem(),
 		},
+		"flag/flag": cellFlagSymbols(s),
+		"log/log":   {"Fatal": fatal, "Fatalf": fatalf, "Fatalln": fatalln},
 		"errors/errors": {
 			"As": reflect.ValueOf(errorsAs),
 		},
+		// Interpreted values passed to log.Fatal keep their String and Error methods, as
+		// they do for log.Print.
+		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+			fatal: logMapTypes, fatalf: logMapTypes, fatalln: logMapTypes,
+		})},
+	}
+}
+
+// orderedStdlib is the standard library's symbol table (yaegi's stdlib.Symbols) with fmt.Fprint,
+// Fprintf and Fprintln replaced by versions that send a write to os.Stdout or os.Stderr through
+// the ordered writers of capture.go, so that fmt.Fprintln(os.Stderr, …) keeps its place among a
+// cell's fmt.Println calls. (It cannot go into runtimeSymbols: a table holding "fmt/fmt" makes
+// yaegi install its stdio symbols again, over os.Args and flag.CommandLine.) The replacements
+// get the originals' interface wrappers (MapTypes), so interpreted values keep their String
+// methods.
+func orderedStdlib(std interp.Exports) interp.Exports {
+	syms := maps.Clone(std)
+	fmtSyms := maps.Clone(std["fmt/fmt"])
+	mapTypes := map[reflect.Value][]reflect.Type{}
+	if dot, ok := std["."]["MapTypes"]; ok {
+		mapTypes = maps.Clone(dot.Interface().(map[reflect.Value][]reflect.Type))
+	}
+	for name, f := range map[string]reflect.Value{"Fprint": fprintV, "Fprintf": fprintfV, "Fprintln": fprintlnV} {
+		mapTypes[f] = mapTypes[fmtSyms[name]]
+		fmtSyms[name] = f
+	}
+	syms["fmt/fmt"] = fmtSyms
+	syms["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
+	return syms
+}
+
+var (
+	fprintV = reflect.ValueOf(func(w io.Writer, a ...any) (int, error) {
+		return fmt.Fprint(orderedWriter(w), a...)
+	})
+	fprintfV = reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
+		return fmt.Fprintf(orderedWriter(w), format, a...)
+	})
+	fprintlnV = reflect.ValueOf(func(w io.Writer, a ...any) (int, error) {
+		return fmt.Fprintln(orderedWriter(w), a...)
+	})
+)
+
+// logMapTypes are the interface wrappers yaegi uses for log.Fatal's arguments.
+var logMapTypes = stdlib.MapTypes[reflect.ValueOf(log.Fatal)]
+
+// --- the program's view of itself --------------------------------------------------------------
+
+// programName is os.Args[0] in cells: a session is a program run as "gptnotes" with no
+// arguments.
+const programName = "gptnotes"
+
+// The command line cells see, apart from the process's own: the kernel's (which it parsed before
+// the first session started), or a test binary's (whose flag.CommandLine the testing package
+// still needs once the tests have run). In cells, os.Args, flag.CommandLine and flag.Usage are
+// these variables, and the flag package's functions act on cellFlags; compiled packages see the
+// process's. (yaegi alone gives cells a copy of flag.CommandLine that the compiled flag
+// functions never use, and flag.Parse parsed the kernel's own arguments.)
+var (
+	cellArgs    []string      // os.Args
+	cellFlags   *flag.FlagSet // flag.CommandLine
+	cellUsage   func()        // flag.Usage
+	commandLine *flag.FlagSet // the flag.CommandLine freshCommandLine made last
+)
+
+// newProgram makes cells see a program just started with no arguments: os.Args is just its
+// name, flag.CommandLine has no flags and has parsed nothing.
+func newProgram() {
+	cellArgs = []string{programName}
+	freshCommandLine()
+}
+
+// freshCommandLine gives cells' flag.CommandLine the state of a program that has just started:
+// no flags defined, nothing parsed, flag.Usage the default. A pasted program whose func main
+// defines flags can run again without "flag redefined" panics: call it before each run of a
+// cell's main (cells call it as __gptnotes.FreshCommandLine()). os.Args is left as it is: its
+// first element names the new set, and a cell may have set it to pass arguments to main.
+//
+// Go's flag.CommandLine exits on a parse error (ExitOnError) through the process's real
+// os.Exit, which would end the kernel. This one continues (ContinueOnError), and the cells'
+// flag.Parse (flagParse) turns the error into the kernel's Exit, as ExitOnError would.
+func freshCommandLine() {
+	name := programName
+	if len(cellArgs) > 0 {
+		name = cellArgs[0]
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(cellStderr)
+	fs.Usage = func() { cellUsage() } // as Go's CommandLine: whatever flag.Usage is then
+	cellFlags, commandLine = fs, fs
+	cellUsage = defaultUsage
+}
+
+// defaultUsage is Go's flag.Usage, for the cells' command line.
+func defaultUsage() {
+	fmt.Fprintf(cellFlags.Output(), "Usage of %s:\n", cellFlags.Name())
+	cellFlags.PrintDefaults()
+}
+
+// cellFlagSymbols is the flag package for cells: every function that Go's acts on
+// flag.CommandLine acts on cellFlags.
+func cellFlagSymbols(s *Session) map[string]reflect.Value {
+	fs := func() *flag.FlagSet { return cellFlags }
+	return map[string]reflect.Value{
+		"CommandLine": reflect.ValueOf(&cellFlags).Elem(),
+		"Usage":       reflect.ValueOf(&cellUsage).Elem(),
+		"Parse":       reflect.ValueOf(s.flagParse),
+		"NewFlagSet":  reflect.ValueOf(newFlagSet),
+
+		"Arg":           reflect.ValueOf(func(i int) string { return fs().Arg(i) }),
+		"Args":          reflect.ValueOf(func() []string { return fs().Args() }),
+		"NArg":          reflect.ValueOf(func() int { return fs().NArg() }),
+		"NFlag":         reflect.ValueOf(func() int { return fs().NFlag() }),
+		"Parsed":        reflect.ValueOf(func() bool { return fs().Parsed() }),
+		"PrintDefaults": reflect.ValueOf(func() { fs().PrintDefaults() }),
+		"Lookup":        reflect.ValueOf(func(name string) *flag.Flag { return fs().Lookup(name) }),
+		"Set":           reflect.ValueOf(func(name, value string) error { return fs().Set(name, value) }),
+		"Visit":         reflect.ValueOf(func(fn func(*flag.Flag)) { fs().Visit(fn) }),
+		"VisitAll":      reflect.ValueOf(func(fn func(*flag.Flag)) { fs().VisitAll(fn) }),
+		"Var":           reflect.ValueOf(func(v flag.Value, name, usage string) { fs().Var(v, name, usage) }),
+		"Func":          reflect.ValueOf(func(name, usage string, fn func(string) error) { fs().Func(name, usage, fn) }),
+		"BoolFunc":      reflect.ValueOf(func(name, usage string, fn func(string) error) { fs().BoolFunc(name, usage, fn) }),
+		"TextVar": reflect.ValueOf(func(p encoding.TextUnmarshaler, name string, value encoding.TextMarshaler, usage string) {
+			fs().TextVar(p, name, value, usage)
+		}),
+
+		"Bool":     reflect.ValueOf(func(name string, value bool, usage string) *bool { return fs().Bool(name, value, usage) }),
+		"BoolVar":  reflect.ValueOf(func(p *bool, name string, value bool, usage string) { fs().BoolVar(p, name, value, usage) }),
+		"Int":      reflect.ValueOf(func(name string, value int, usage string) *int { return fs().Int(name, value, usage) }),
+		"IntVar":   reflect.ValueOf(func(p *int, name string, value int, usage string) { fs().IntVar(p, name, value, usage) }),
+		"Int64":    reflect.ValueOf(func(name string, value int64, usage string) *int64 { return fs().Int64(name, value, usage) }),
+		"Int64Var": reflect.ValueOf(func(p *int64, name string, value int64, usage string) { fs().Int64Var(p, name, value, usage) }),
+		"Uint":     reflect.ValueOf(func(name string, value uint, usage string) *uint { return fs().Uint(name, value, usage) }),
+		"UintVar":  reflect.ValueOf(func(p *uint, name string, value uint, usage string) { fs().UintVar(p, name, value, usage) }),
+		"Uint64":   reflect.ValueOf(func(name string, value uint64, usage string) *uint64 { return fs().Uint64(name, value, usage) }),
+		"Uint64Var": reflect.ValueOf(func(p *uint64, name string, value uint64, usage string) {
+			fs().Uint64Var(p, name, value, usage)
+		}),
+		"Float64": reflect.ValueOf(func(name string, value float64, usage string) *float64 { return fs().Float64(name, value, usage) }),
+		"Float64Var": reflect.ValueOf(func(p *float64, name string, value float64, usage string) {
+			fs().Float64Var(p, name, value, usage)
+		}),
+		"String":    reflect.ValueOf(func(name, value, usage string) *string { return fs().String(name, value, usage) }),
+		"StringVar": reflect.ValueOf(func(p *string, name, value, usage string) { fs().StringVar(p, name, value, usage) }),
+		"Duration": reflect.ValueOf(func(name string, value time.Duration, usage string) *time.Duration {
+			return fs().Duration(name, value, usage)
+		}),
+		"DurationVar": reflect.ValueOf(func(p *time.Duration, name string, value time.Duration, usage string) {
+			fs().DurationVar(p, name, value, usage)
+		}),
+	}
+}
+
+// flagParse is flag.Parse for cells: flag.CommandLine parses os.Args[1:]; on the command line
+// freshCommandLine made, an error ends the cell as Go's ExitOnError ends the program: os.Exit(0)
+// for -help, os.Exit(2) for any other.
+func (s *Session) flagParse() {
+	fs := cellFlags
+	err := fs.Parse(cellArgs[1:])
+	if err != nil && fs == commandLine {
+		if err == flag.ErrHelp {
+			s.exit(0)
+		}
+		s.exit(2)
+	}
+}
+
+// newFlagSet is flag.NewFlagSet for cells. ExitOnError would call the process's real os.Exit and
+// end the kernel: such a set panics instead (PanicOnError), which fails the cell.
+func newFlagSet(name string, handling flag.ErrorHandling) *flag.FlagSet {
+	if handling == flag.ExitOnError {
+		handling = flag.PanicOnError
+	}
+	return flag.NewFlagSet(name, handling)
+}
+
+// logFatal is log.Fatal for cells: the message through the interpreter's logger (the one
+// log.Print uses), then os.Exit(1).
+func (s *Session) logFatal(msg string) {
+	if out, ok := s.in.Symbols("log")["log"]["Output"].Interface().(func(int, string) error); ok {
+		out(3, msg)
+	} else {
+		log.Output(3, msg)
+	}
+	s.exit(1)
+}
+
+// --- os.Exit -----------------------------------------------------------------------------------
+
+// exit is os.Exit for cells. A Go program's os.Exit ends the process at once: no deferred call
+// runs, and no recover can stop it. In the kernel it ends the running cell (with an Exit error)
+// and must not run deferred calls either, so it cannot panic (a panic runs them, and a deferred
+// recover would swallow it), nor use runtime.Goexit (which runs them too). It stops the calling
+// goroutine instead, for good: it cancels the cell's context with exitError as the cause and
+// parks the goroutine (park). yaegi runs a cell in a goroutine of its own (ExecuteWithContext)
+// and, on the cancellation, returns to Execute and stops the cell's other interpreted code (its
+// frames' run id no longer matches), as an interrupt does; Execute then skips the cell's
+// top-level defers (runDefers). Whatever goroutine calls it (the cell's own, one the cell
+// started, one of an earlier cell) ends the cell that is running, as os.Exit in any goroutine ends
+// a program. With no cell running, the call is logged and its goroutine parked.
+//
+// The parked goroutine keeps its stack, and whatever it references, until the kernel ends; and
+// any lock it holds stays held (yaegi runs a function's deferred calls holding that call's frame
+// lock: a closure of that call would block). That is the price of not running its defers.
+func (s *Session) exit(code int) {
+	if onKernelStack() {
+		// Called by the kernel's own goroutine (rendering a result called a String method
+		// that exits): parking it would stop the kernel. Fail the rendering instead.
+		panic(exitError{code})
+	}
+	s.runMu.Lock()
+	r := s.running
+	s.runMu.Unlock()
+	if r != nil && !r.stopped.Load() {
+		exitOf(r).set(code)
+		r.cancel(exitError{code})
+	} else {
+		fmt.Fprintf(LogWriter(), "session: os.Exit(%d) called while no cell runs (by a goroutine of an "+
+			"earlier cell); the goroutine is parked\n", code)
+	}
+	park()
+}
+
+// parked counts the goroutines os.Exit stopped.
+var parked atomic.Int64
+
+// park blocks the calling goroutine forever (see exit).
+func park() {
+	parked.Add(1)
+	select {}
+}
+
+// onKernelStack reports whether the caller runs on Execute's own goroutine rather than on one of
+// the interpreter's.
+func onKernelStack() bool {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "/kernel/internal/session.(*Session).Execute") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// An exitState records that os.Exit ended a cell run, and its code.
+type exitState struct {
+	once sync.Once
+	code int
+	done chan struct{} // closed by set
+}
+
+// exits maps a running *cellRun to its *exitState, from the first os.Exit or runDefers (which
+// removes it) on.
+var exits sync.Map
+
+func exitOf(r *cellRun) *exitState {
+	st, _ := exits.LoadOrStore(r, &exitState{done: make(chan struct{})})
+	return st.(*exitState)
+}
+
+func (st *exitState) set(code int) {
+	st.once.Do(func() { st.code = code; close(st.done) })
+}
+
+func (st *exitState) exited() (code int, ok bool) {
+	select {
+	case <-st.done:
+		return st.code, true
+	default:
+		return 0, false
 	}
 }
 
@@ -119,18 +412,40 @@ func (s *Session) deferCall(f func()) {
 }
 
 // runDefers runs a cell's top-level deferred calls, last first, as Go runs a function's; a
-// panic in one becomes the cell's error if it has none yet.
+// panic in one becomes the cell's error if it has none yet. Once os.Exit was called (by the cell,
+// by one of its goroutines, or by a deferred call) no further deferred call runs and the cell's
+// error is Exit. Each call runs in a goroutine of its own, so that os.Exit in it parks that
+// goroutine, not Execute's.
 func (s *Session) runDefers(r *cellRun, err error) error {
+	st := exitOf(r)
+	defer exits.Delete(r)
 	for i := len(r.defers) - 1; i >= 0; i-- {
-		func() {
+		if _, ok := st.exited(); ok {
+			break
+		}
+		res := make(chan error, 1)
+		go func(f func()) {
+			var perr error
 			defer func() {
-				if p := recover(); p != nil && err == nil {
+				if p := recover(); p != nil {
 					v := panicText(p)
-					err = &CellError{Name: "Panic", Value: v, Traceback: append([]string{"panic: " + v}, frames(s.trace.take())...)}
+					perr = &CellError{Name: "Panic", Value: v, Traceback: append([]string{"panic: " + v}, frames(s.trace.take())...)}
 				}
+				res <- perr
 			}()
-			r.defers[i]()
-		}()
+			f()
+		}(r.defers[i])
+		select {
+		case perr := <-res:
+			if perr != nil && err == nil {
+				err = perr
+			}
+		case <-st.done:
+		}
+	}
+	if code, ok := st.exited(); ok {
+		s.trace.take()
+		return exitCellError(code)
 	}
 	return err
 }
@@ -241,7 +556,8 @@ func clearValue(x any) {
 
 // stderrFilter is the interpreter's stderr. yaegi writes one line per interpreted frame while a
 // panic unwinds ("cell3:2:5: panic: main.f(...)"); those lines go into the session's trace buffer,
-// to become the error's traceback. Everything else goes to fd 2, the running cell's stderr.
+// to become the error's traceback. Everything else goes to the running cell's stderr, in order with
+// its stdout (capture.go).
 type stderrFilter struct{ s *Session }
 
 var panicFrame = regexp.MustCompile(`^(\S+:\d+:\d+|-): panic: (.*)\n$`)
@@ -251,7 +567,7 @@ func (f *stderrFilter) Write(b []byte) (int, error) {
 		f.s.trace.add(fmt.Sprintf("%s (%s)", m[2], m[1]))
 		return len(b), nil
 	}
-	return os.Stderr.Write(b)
+	return cellStderr.Write(b)
 }
 
 // traceBuffer collects interpreted panic frames, innermost first.
@@ -276,7 +592,8 @@ func (t *traceBuffer) take() []string {
 	return f
 }
 
-// The standard logger writes to fd 2 (the running cell), except while yaegi compiles: its
+// The standard logger of compiled code writes to the running cell's stderr, in order with its
+// stdout (capture.go), except while yaegi compiles: its
 // log.Panic("nil type") messages go to the kernel log instead of the cell.
 var (
 	logMu   sync.Mutex
@@ -292,5 +609,5 @@ func (logOutput) Write(b []byte) (int, error) {
 	if m {
 		return LogWriter().Write(b)
 	}
-	return os.Stderr.Write(b)
+	return cellStderr.Write(b)
 }

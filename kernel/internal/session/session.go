@@ -41,6 +41,9 @@ type Session struct {
 	methods  map[string]map[string]*ast.FuncDecl
 	funcs    map[string]*ast.FuncDecl // top-level functions
 	varTypes map[string]string        // global variable → name of its cell-declared type
+	typed    typeState                // the session's package, as the type check sees it
+	imp      *importer                // the compiled packages' types, for the check
+	pkgNames map[string]string        // compiled packages: import path → package name
 
 	packages map[string]map[string]reflect.Value // compiled packages: import path → symbols
 
@@ -85,28 +88,18 @@ func New() (*Session, error) {
 		varTypes: map[string]string{},
 	}
 	s.in = interp.New(interp.Options{
-		Stdout: fd1, // the capture pipe, even if os.Stdout was reassigned
+		Stdout: cellStdout, // ordered with the cell's stderr (capture.go)
 		Stderr: &stderrFilter{s: s},
 		Args:   []string{"gptnotes"},
 	})
 	s.fset = s.in.FileSet()
 	s.packages = map[string]map[string]reflect.Value{}
-	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
-		if err := s.in.Use(syms); err != nil {
-			return nil, fmt.Errorf("session: load symbols: %w", err)
-		}
-		for key, m := range syms {
-			i := strings.LastIndex(key, "/")
-			if i < 0 || key[:i] == runtimePath {
-				continue // "." holds yaegi's interface wrapper map, not a package
-			}
-			path := key[:i]
-			if s.packages[path] == nil {
-				s.packages[path] = map[string]reflect.Value{}
-			}
-			for name, v := range m {
-				s.packages[path][name] = v
-			}
+	s.pkgNames = map[string]string{}
+	s.typed.vars = map[string]*stateVar{}
+	s.imp = newImporter(s.packages, s.pkgNames, map[string]string{"slices": slicesSource})
+	for _, syms := range []interp.Exports{orderedStdlib(stdlib.Symbols), symbols.Symbols, s.runtimeSymbols()} {
+		if err := s.use(syms); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.evalPrelude(); err != nil {
@@ -121,6 +114,28 @@ func New() (*Session, error) {
 		}
 	}
 	return s, nil
+}
+
+// use makes compiled packages importable by cells: yaegi symbol tables keyed "path/name".
+func (s *Session) use(syms interp.Exports) error {
+	if err := s.in.Use(syms); err != nil {
+		return fmt.Errorf("session: load symbols: %w", err)
+	}
+	for key, m := range syms {
+		i := strings.LastIndex(key, "/")
+		if i < 0 || key[:i] == runtimePath {
+			continue // "." holds yaegi's interface wrapper map, not a package
+		}
+		path := key[:i]
+		s.pkgNames[path] = key[i+1:]
+		if s.packages[path] == nil {
+			s.packages[path] = map[string]reflect.Value{}
+		}
+		for name, v := range m {
+			s.packages[path][name] = v
+		}
+	}
+	return nil
 }
 
 // Execute runs one cell. Its output streams to sink while it runs; display calls from the cell
@@ -202,20 +217,67 @@ func (s *Session) runSafe(ctx context.Context, r *cellRun, code string) (trailin
 	return s.run(ctx, r, scopeFile, code)
 }
 
-// run parses, checks, rewrites and evaluates one cell, piece by piece. It reports whether the
-// cell ended with an expression whose value was captured.
+// run takes one cell through the passes, in the order of the files that hold them:
+//
+//	cell.go     split into pieces and parse them, in the cell's coordinates
+//	check.go    type-check them with go/types against the session (Go's own errors)
+//	gaps.go     refuse what the interpreter cannot run, naming it and the way around it
+//	state.go    work out what the cell changes in the session's declarations
+//	rewrite.go  rewrite what the interpreter runs wrongly into what it runs right
+//	session.go  compile every piece, then run them in order (evaluate)
+//
+// It reports whether the cell ended with an expression whose value was captured.
 func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trailing bool, err error) {
-	pieces := splitCell(code)
-	if err := parsePieces(s.fset, name, code, pieces); err != nil {
-		return false, syntaxError(err)
-	}
-	pieces = orderPieces(pieces)
-	c := &cellCtx{s: s, name: name, src: code, id: r.id, pieces: pieces}
-	if err := c.check(); err != nil {
+	c, err := s.prepare(name, code, r.id)
+	if err != nil {
 		return false, err
 	}
+	return c.evaluate(ctx, r, c.change)
+}
+
+// prepare takes a cell through every pass before the interpreter: it changes nothing in the
+// session.
+func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
+	code = stripPackageClause(code)
+	pieces := splitCell(code)
+	if err := parsePieces(s.fset, name, code, pieces); err != nil {
+		return nil, syntaxError(err)
+	}
+	pieces = orderPieces(pieces)
+	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
+	if err := c.typecheck(); err != nil {
+		if gap := c.check(); gap != nil {
+			return nil, gap
+		}
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	c.change = c.plan()
 	c.rewrite()
-	pieces = c.pieces
+	return c, nil
+}
+
+// evaluate compiles every piece of the cell, and only then runs them in order: a cell that
+// fails to compile leaves the session as it was (its names are taken back), a cell that fails
+// while running keeps what ran before the failure.
+func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailing bool, err error) {
+	s := c.s
+	snap := s.snapshot()
+	s.forget(ch.forget...)
+	fail := func(err error) (bool, error) {
+		s.restore(snap)
+		return false, err
+	}
+	pieces := c.pieces
+	progs := make([]*interp.Program, len(pieces))
+	lastDecl := -1
+	for i := range pieces {
+		if pieces[i].kind == declPiece {
+			lastDecl = i
+		}
+	}
 	for i := range pieces {
 		p := &pieces[i]
 		last := i == len(pieces)-1
@@ -223,13 +285,19 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 		switch p.kind {
 		case declPiece:
 			if !c.prepareDecls(p) {
+				if i == lastDecl {
+					if err := c.replay(ch); err != nil {
+						return fail(err)
+					}
+				}
 				continue
 			}
 			node = p.file
 		case stmtPiece:
-			if last {
+			if last && c.checked.trailingValue {
 				trailing = c.captureTrailing(p)
 			}
+			c.wrapForDefer(p)
 			node = p.body
 		}
 		prog, err := s.compile(node)
@@ -242,16 +310,59 @@ func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trail
 			prog, err = s.compile(node)
 		}
 		if err != nil {
-			return false, c.compileError(err)
+			return fail(c.compileError(err))
+		}
+		progs[i] = prog
+		if p.kind == declPiece {
+			ch.keepCompiled(p)
+		}
+		if i == lastDecl {
+			if err := c.replay(ch); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if lastDecl < 0 {
+		if err := c.replay(ch); err != nil {
+			return fail(err)
+		}
+	}
+	s.stateMu.Lock()
+	for i := range pieces {
+		c.record(&pieces[i])
+	}
+	c.commit(ch)
+	s.stateMu.Unlock()
+	if note := ch.report(); note != "" {
+		r.sink.Stream("stderr", note)
+	}
+	for _, prog := range progs {
+		if prog == nil {
+			continue
 		}
 		if err := s.execute(ctx, prog); err != nil {
 			return false, s.runtimeError(ctx, err)
 		}
-		s.stateMu.Lock()
-		c.record(p)
-		s.stateMu.Unlock()
 	}
 	return trailing, nil
+}
+
+// replay compiles again the earlier declarations that use what the cell redefined.
+func (c *cellCtx) replay(ch *change) error {
+	for _, d := range ch.replay {
+		if d.yaegi == nil {
+			continue
+		}
+		prog, err := c.s.compile(d.yaegi)
+		if err == nil {
+			err = c.s.execute(context.Background(), prog) // binds the functions it declares
+		}
+		if err != nil {
+			return compileErrorText(d.describe() + " (declared earlier) could not be compiled again for this cell's change: " + err.Error())
+		}
+	}
+	ch.replay = nil
+	return nil
 }
 
 // compile turns a piece's AST into a program, converting yaegi's compile panics into errors.

@@ -83,8 +83,9 @@ func exec(t testing.TB, s *Session, code string) (stdout, result string, err err
 }
 
 // TestCells runs every cell program in testdata/cells. A program is one or more cells separated
-// by lines "// ---"; its transcript (stdout, "Out: <text/plain>" for each result, "Error: <name>:
-// <value>" for a failing cell) must equal the trailing // Output: comment.
+// by lines "// ---"; its transcript (stdout, "stderr: <line>" for each line on stderr, "Out:
+// <text/plain>" for each result, "Error: <name>: <value>" for a failing cell) must equal the
+// trailing // Output: comment.
 func TestCells(t *testing.T) {
 	files, err := filepath.Glob("../../../testdata/cells/*.go")
 	if err != nil || len(files) == 0 {
@@ -104,8 +105,18 @@ func TestCells(t *testing.T) {
 			s := newSession(t)
 			var got strings.Builder
 			for _, cell := range strings.Split(program, "\n// ---\n") {
-				out, res, err := exec(t, s, cell)
-				got.WriteString(out)
+				r := newRecorder()
+				b, err := s.Execute(context.Background(), cell, r)
+				got.WriteString(r.stdout())
+				for _, line := range strings.SplitAfter(r.stderr(), "\n") {
+					if line != "" {
+						got.WriteString("stderr: " + line)
+					}
+				}
+				res := ""
+				if b != nil {
+					res = fmt.Sprint(b.Data[display.MIMEPlain])
+				}
 				if res != "" {
 					fmt.Fprintf(&got, "Out: %s\n", res)
 				}
