@@ -74,6 +74,27 @@ badge("ok")`, newRecorder())
 	}
 }
 
+// A value of a cell's type with an HTML method renders as HTML when the same cell declares
+// the type, the method and the value, whatever the syntax of the trailing expression.
+func TestRenderSameCellValue(t *testing.T) {
+	s := newSession(t)
+	for _, tail := range []string{"p", "&p", "mk()", "[]point{p}[0]", "m[\"a\"]"} {
+		b, err := s.Execute(context.Background(), `
+type point struct{ x, y int }
+func (p *point) HTML() string { return "<b>point</b>" }
+func mk() point { return point{3, 4} }
+p := point{1, 2}
+m := map[string]point{"a": p}
+`+tail, newRecorder())
+		if err != nil {
+			t.Fatalf("%s: %v", tail, err)
+		}
+		if b == nil || b.Data[display.MIMEHTML] != "<b>point</b>" {
+			t.Errorf("%s: no text/html in the result: %v", tail, b)
+		}
+	}
+}
+
 // fmt.Stringer of a cell's type gives the text/plain of Out[n].
 func TestRenderCellStringer(t *testing.T) {
 	s := newSession(t)

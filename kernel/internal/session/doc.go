@@ -2,19 +2,30 @@
 // across cells, the cell rewriting that closes the gaps between Go 1.26 and yaegi v0.16.1, and the
 // capture of everything the process writes to stdout and stderr.
 //
-// A cell goes through these steps, one file each:
+// A cell goes through these passes, one file each, in the order they run (Session.run):
 //
-//	cell.go        split into declaration and statement pieces, parsed in the cell's coordinates
-//	kinds.go       what the syntax tells of an expression's kind (integer, function) without types
+//	cell.go        drop a package clause, split into declaration and statement pieces, parse
+//	               them in the cell's coordinates, order the declarations first
+//	check.go       type-check the pieces with go/types against the session's package (Go's own
+//	               errors; a cell that fails here changes nothing); importer.go gives go/types
+//	               the compiled packages, from the interpreter's symbol tables
 //	gaps.go        features the interpreter lacks: a clear Unsupported error
-//	rewrite.go     gaps the kernel closes: range over int, loop variables, go statements, …
-//	walk.go        the AST walker the rewrites use to replace expressions
-//	cellctx.go     imports and types already seen, the trailing expression, compile errors
-//	session.go     compile and run each piece; the trailing expression becomes the result
-//	runtime.go     the compiled helpers rewritten cells call (results, goroutine panics, defers)
+//	state.go       what the cell changes in the session's declarations: what it redefines,
+//	               which earlier declarations are compiled again, dropped or broken
+//	rewrite.go     gaps the kernel closes: typed := at the top level, range over int, loop
+//	               variables, go statements, a top-level defer, func main, … (kinds.go and
+//	               walk.go help it)
+//	session.go     evaluate: compile every piece, then run them in order; the trailing
+//	               expression becomes the result (cellctx.go); scope.go takes a failed cell's
+//	               names back out of the interpreter
+//
+// Around the passes:
+//
+//	runtime.go     the compiled helpers rewritten cells call (results, goroutine panics, defers,
+//	               os.Exit, the program's command line)
 //	slices.go.txt  the slices package cells get (one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
-//	capture.go     fds 1 and 2 piped to the running cell's sink, as the output happens
+//	capture.go     the cell's output, in the order it was written
 //	complete.go    completion, inspection and is_complete for the protocol
 //
 // Usage, from the protocol side:
