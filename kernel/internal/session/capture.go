@@ -39,6 +39,9 @@ import (
 // goroutines usually take a write within microseconds, so only writes in quick succession swap).
 // Each stream on its own is always in order.
 //
+// The merger calls the sink holding its lock: a Sink must not write to the cells' streams
+// (cellStdout, cellStderr, the standard logger), only to LogWriter.
+//
 // The process's original stdout and stderr are kept (dup) for the kernel's own log and for
 // output that arrives while no cell runs.
 

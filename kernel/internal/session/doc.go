@@ -25,7 +25,8 @@
 //	               os.Exit, the program's command line)
 //	slices.go.txt  the slices package cells get (one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
-//	capture.go     the cell's output, in the order it was written
+//	capture.go     the cell's stdout and stderr, in one ordered stream to its sink, and fds 1
+//	               and 2 piped to it for what writes to the descriptors directly
 //	complete.go    completion, inspection and is_complete for the protocol
 //
 // Usage, from the protocol side:

@@ -341,8 +341,9 @@ type exitState struct {
 	done chan struct{} // closed by set
 }
 
-// exits maps a running *cellRun to its *exitState, from the first os.Exit or runDefers (which
-// removes it) on.
+// exits maps a running *cellRun to its *exitState, from the first os.Exit or runDefers on;
+// runDefers, at the cell's end, removes it. (An os.Exit in a goroutine that races the very end of
+// its cell, after runDefers, leaves its small entry behind.)
 var exits sync.Map
 
 func exitOf(r *cellRun) *exitState {
@@ -479,7 +480,7 @@ func (s *Session) goPanic(cell int, v any) {
 	case r != nil && r.id == cell:
 		r.cancel(err)
 	case r != nil:
-		r.sink.Stream("stderr", joinLines(err.Traceback))
+		cellStderr.Write([]byte(joinLines(err.Traceback))) // in order with the cell's output
 	default:
 		fmt.Fprintln(LogWriter(), "session:", joinLines(err.Traceback))
 	}

@@ -152,7 +152,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	s.setRunning(run)
 	flushCapture() // output written between cells goes to the log, not to this cell
 	setSink(sink)
-	display.SetPublisher(sink)
+	display.SetPublisher(displayPublisher(sink))
 	defer func() {
 		run.stopped.Store(true)
 		flushCapture()
@@ -408,7 +408,8 @@ func isVoidResult(err error) bool {
 	return strings.Contains(err.Error(), " as type ()")
 }
 
-// exitError is the panic value of os.Exit called from a cell.
+// exitError is os.Exit called from a cell: the cause its context is cancelled with (runtime.go's
+// exit), or a panic value when the call came on Execute's own goroutine.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
