@@ -2,8 +2,10 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // BenchmarkExecuteTrivial is the engine's share of an execute round trip: a one-line cell with a
@@ -37,4 +39,35 @@ func BenchmarkExecuteHeapGrowth(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "heapB/cell")
+}
+
+// BenchmarkExecuteManyVariables runs b.N cells that each declare a new variable (xN := N*2),
+// the session a long class builds: it reports the live heap per cell and the time of the last
+// cells against the first (the check sees every earlier variable).
+func BenchmarkExecuteManyVariables(b *testing.B) {
+	s := newSession(b)
+	r := newRecorder()
+	ctx := context.Background()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var first, last time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if _, err := s.Execute(ctx, fmt.Sprintf("x%d := %d * 2", i, i), r); err != nil {
+			b.Fatal(err)
+		}
+		if d := time.Since(start); i < 10 {
+			first += d
+		} else if i >= b.N-10 {
+			last += d
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "heapB/cell")
+	if b.N >= 20 {
+		b.ReportMetric(float64(first.Microseconds())/10, "first10µs/cell")
+		b.ReportMetric(float64(last.Microseconds())/10, "last10µs/cell")
+	}
 }

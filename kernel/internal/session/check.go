@@ -34,6 +34,8 @@ type stateDecl struct {
 	file  *ast.File       // src parsed, positions in file key
 	uses  map[string]bool // package-level names of the session it uses
 	yaegi *ast.File       // the rewritten declaration the interpreter compiled
+
+	identSet map[string]bool // every identifier of src (idents)
 }
 
 // A stateVar is a package-level variable made by a cell's statements.
@@ -68,6 +70,7 @@ func (c *cellCtx) typecheck() error {
 			Defs:       map[*ast.Ident]types.Object{},
 			Uses:       map[*ast.Ident]types.Object{},
 			Implicits:  map[ast.Node]types.Object{},
+			Instances:  map[*ast.Ident]types.Instance{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{},
 			Scopes:     map[ast.Node]*types.Scope{},
 		},
@@ -139,14 +142,27 @@ func (c *cellCtx) checkOnce(k int, res *checkResult, cellVars map[string]*stateV
 
 	var files []*ast.File
 	stateFiles := map[string]*stateDecl{}
+	wanted := map[string]bool{} // the names the checked files use: only those variables are declared
 	for _, d := range c.s.typed.decls {
 		if res.broken[d] != "" || c.replaced(d, declared, cellVars) {
 			continue
 		}
 		files = append(files, withImports(d.file, imports))
 		stateFiles[d.key] = d
+		for n := range d.idents() {
+			wanted[n] = true
+		}
 	}
-	vars, hidden := c.varsFile(declared, cellVars)
+	for j := 0; j <= k && j < len(c.pieces); j++ {
+		ast.Inspect(c.pieces[j].root(), func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				wanted[id.Name] = true
+			}
+			return true
+		})
+	}
+	pkg := types.NewPackage("main", "main")
+	vars, hidden := c.varsFile(pkg, wanted, declared, cellVars)
 	for name, path := range hidden {
 		imports[name] = path
 	}
@@ -173,7 +189,6 @@ func (c *cellCtx) checkOnce(k int, res *checkResult, cellVars map[string]*stateV
 		GoVersion: "go1.26",
 		Error:     func(err error) { all = append(all, err.(types.Error)) },
 	}
-	pkg := types.NewPackage("main", "main")
 	types.NewChecker(&conf, fset, pkg, res.info).Files(files)
 	res.pkg = pkg
 
@@ -443,23 +458,27 @@ func withImports(f *ast.File, imports map[string]string) *ast.File {
 	return &out
 }
 
-// varsFile declares the session's variables and those of the cell's earlier pieces, for the
-// check; hidden is the imports their types need that the session does not have under the
-// names used.
-func (c *cellCtx) varsFile(declared map[string]bool, cellVars map[string]*stateVar) (*ast.File, map[string]string) {
+// varsFile declares the session's variables and those of the cell's earlier pieces that the
+// checked files name (wanted), for the check. A variable whose type mentions no type of a cell goes straight into pkg's scope, its
+// type as it was; the others are declared in a file, `var x T`, so that T is the cell's type
+// of that name in this check. hidden is the imports those types need under names no cell uses.
+func (c *cellCtx) varsFile(pkg *types.Package, wanted, declared map[string]bool, cellVars map[string]*stateVar) (*ast.File, map[string]string) {
 	hidden := map[string]string{}
-	var b strings.Builder
-	b.WriteString("package main\n")
 	names := map[string]*stateVar{}
-	for n, v := range c.s.typed.vars {
-		names[n] = v
+	for n := range wanted {
+		if v := cellVars[n]; v != nil {
+			names[n] = v
+		} else if v := c.s.typed.vars[n]; v != nil {
+			names[n] = v
+		}
 	}
-	for n, v := range cellVars {
-		names[n] = v
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		if !declared[n] {
+	var sorted []string
+	for n, v := range names {
+		switch {
+		case declared[n]:
+		case !v.mainRef:
+			pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, n, v.typ))
+		default:
 			sorted = append(sorted, n)
 		}
 	}
@@ -467,6 +486,8 @@ func (c *cellCtx) varsFile(declared map[string]bool, cellVars map[string]*stateV
 		return nil, hidden
 	}
 	sort.Strings(sorted)
+	var b strings.Builder
+	b.WriteString("package main\n")
 	for _, n := range sorted {
 		fmt.Fprintf(&b, "var %s %s\n", n, c.checkTypeString(names[n].typ, hidden))
 	}

@@ -122,6 +122,20 @@ func (c *cellCtx) plan() *change {
 	return ch
 }
 
+// idents is every identifier of d's source, computed once.
+func (d *stateDecl) idents() map[string]bool {
+	if d.identSet == nil {
+		d.identSet = map[string]bool{}
+		ast.Inspect(d.file, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				d.identSet[id.Name] = true
+			}
+			return true
+		})
+	}
+	return d.identSet
+}
+
 // isType reports whether d declares a type.
 func (d *stateDecl) isType() bool {
 	return len(d.names) == 1 && d.names[0] == d.key && strings.HasPrefix(d.src, "type ")
