@@ -65,6 +65,7 @@ func (c *cellCtx) mainFunc() {
 }
 
 func (c *cellCtx) rewritePiece(p *piece) {
+	c.closuresInLoops(p.root())
 	switch p.kind {
 	case declPiece:
 		for _, d := range p.file.Decls {
