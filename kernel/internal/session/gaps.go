@@ -31,6 +31,13 @@ func (c *cellCtx) check() error {
 	for _, p := range c.pieces {
 		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if enc, t, field := c.encodesHiddenFields(call); enc != "" {
+					fail(call.Pos(), enc+" of "+t+", a cell's struct with unexported field "+field+" (the interpreter "+
+						"exports such fields, so "+enc+" would write it; Go leaves it out)",
+						"export the fields to encode, or convert to a struct type with only those fields")
+				}
+			}
 			switch n := n.(type) {
 			case *ast.ImportSpec:
 				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
@@ -437,4 +444,86 @@ func (c *cellCtx) hasInterfaceAssertion() bool {
 		})
 	}
 	return found
+}
+
+// encoders are the functions and methods that encode a value's exported fields by reflection.
+var encoders = map[string]bool{
+	"encoding/json.Marshal": true, "encoding/json.MarshalIndent": true, "(*encoding/json.Encoder).Encode": true,
+	"encoding/xml.Marshal": true, "encoding/xml.MarshalIndent": true, "(*encoding/xml.Encoder).Encode": true,
+	"(*encoding/gob.Encoder).Encode": true,
+}
+
+// encodesHiddenFields finds a call of an encoder on a value whose type holds a cell's struct
+// type with an unexported field: yaegi v0.16.1 builds such a struct with the field exported
+// (x becomes Xx), so the encoder would write what Go leaves out. It returns the encoder, the
+// type and the field, or "" when the call is fine.
+func (c *cellCtx) encodesHiddenFields(call *ast.CallExpr) (enc, typ, field string) {
+	if c.checked == nil || len(call.Args) == 0 {
+		return "", "", ""
+	}
+	var fn *types.Func
+	switch f := call.Fun.(type) {
+	case *ast.SelectorExpr:
+		if sel := c.checked.info.Selections[f]; sel != nil {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = c.checked.info.Uses[f.Sel].(*types.Func)
+		}
+	}
+	if fn == nil || !encoders[fn.FullName()] {
+		return "", "", ""
+	}
+	t := c.typeOf(call.Args[0])
+	if t == nil {
+		return "", "", ""
+	}
+	if name, f := hiddenField(t, map[types.Type]bool{}); f != "" {
+		enc := fn.Pkg().Name() + "." + fn.Name()
+		if recv := fn.Signature().Recv(); recv != nil {
+			if p, ok := recv.Type().(*types.Pointer); ok {
+				if n, ok := p.Elem().(*types.Named); ok {
+					enc = "(*" + fn.Pkg().Name() + "." + n.Obj().Name() + ")." + fn.Name()
+				}
+			}
+		}
+		return enc, name, f
+	}
+	return "", "", ""
+}
+
+// hiddenField finds, in t or a type it holds, a struct declared by a cell with an unexported
+// field, and returns the type's name and the field's.
+func hiddenField(t types.Type, seen map[types.Type]bool) (string, string) {
+	if seen[t] {
+		return "", ""
+	}
+	seen[t] = true
+	switch u := t.(type) {
+	case *types.Named:
+		if st, ok := u.Underlying().(*types.Struct); ok && u.Obj().Pkg() != nil && u.Obj().Pkg().Path() == "main" {
+			for i := 0; i < st.NumFields(); i++ {
+				if f := st.Field(i); !f.Exported() && f.Name() != "_" {
+					return u.Obj().Name(), f.Name()
+				}
+			}
+		}
+		if u.Obj().Pkg() == nil || u.Obj().Pkg().Path() == "main" {
+			return hiddenField(u.Underlying(), seen)
+		}
+	case *types.Pointer:
+		return hiddenField(u.Elem(), seen)
+	case *types.Slice:
+		return hiddenField(u.Elem(), seen)
+	case *types.Array:
+		return hiddenField(u.Elem(), seen)
+	case *types.Map:
+		return hiddenField(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if n, f := hiddenField(u.Field(i).Type(), seen); f != "" {
+				return n, f
+			}
+		}
+	}
+	return "", ""
 }
