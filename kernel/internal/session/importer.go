@@ -65,7 +65,12 @@ func (im *importer) Import(path string) (*types.Package, error) {
 		return r.pkg, r.err
 	}
 	var r importResult
-	if src, ok := im.sources[path]; ok {
+	if _, ok := im.tables[path]; ok && path == "unsafe" {
+		// The kernel has package unsafe: Go's own. Its builtins (Sizeof, Offsetof, Slice, …)
+		// are no functions a table can describe, and its Pointer must be go/types' (typ
+		// converts reflect's unsafe.Pointer kind to types.Typ[types.UnsafePointer]).
+		r.pkg = types.Unsafe
+	} else if src, ok := im.sources[path]; ok {
 		// The answer while path is being checked: a source package importing itself.
 		im.imported[path] = importResult{err: fmt.Errorf("import cycle through %s", path)}
 		r.pkg, r.err = im.check(path, src)

@@ -15,19 +15,20 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gptnotes/gptnotes/kernel/symbols"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/gptnotes/gptnotes/kernel/symbols"
+	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
 // importerTables flattens yaegi's exports, keyed "path/name", to tables and names by import path,
-// as the kernel does. The "." key (yaegi's wrapper map) is no package.
+// as the kernel does. The "." key (yaegi's wrapper map) and yaegi's hooks are no packages.
 func importerTables(exports ...interp.Exports) (map[string]map[string]reflect.Value, map[string]string) {
 	tables, names := map[string]map[string]reflect.Value{}, map[string]string{}
 	for _, e := range exports {
 		for key, table := range e {
 			i := strings.LastIndex(key, "/")
-			if i < 0 {
+			if i < 0 || key[:i] == yaegiHooks {
 				continue
 			}
 			tables[key[:i]], names[key[:i]] = table, key[i+1:]
@@ -333,6 +334,8 @@ func TestImporterEveryPackage(t *testing.T) {
 			switch {
 			case v.CanAddr():
 				_, ok = obj.(*types.Var)
+			case v.Kind() == reflect.Func && path == "unsafe":
+				_, ok = obj.(*types.Builtin) // Go's unsafe: the table's functions stand for its builtins
 			case v.Kind() == reflect.Func:
 				_, ok = obj.(*types.Func)
 			case v.Kind() == reflect.Pointer && v.IsNil():
@@ -583,5 +586,41 @@ func TestImporterCaches(t *testing.T) {
 	open := os1.Scope().Lookup("Open").Type().(*types.Signature)
 	if file := open.Results().At(0).Type().(*types.Pointer).Elem(); file != os1.Scope().Lookup("File").Type() {
 		t.Errorf("os.Open returns %v, not *os.File", file)
+	}
+}
+
+// TestImporterUnsafe: package unsafe is go/types' own, with its builtins, when the kernel has a
+// table for it, and no package when it has none.
+func TestImporterUnsafe(t *testing.T) {
+	im := stdlibImporter(nil)
+	pkg, err := im.Import("unsafe")
+	if err != nil || pkg != types.Unsafe {
+		t.Fatalf("Import(unsafe) = %v, %v; want types.Unsafe", pkg, err)
+	}
+	src := `package main
+import ("os"; "unsafe")
+type T struct { A int8; B int64 }
+func main() {
+	var t T
+	p := unsafe.Pointer(&t)
+	q := (*int64)(unsafe.Add(p, unsafe.Offsetof(t.B)))
+	*q = int64(unsafe.Sizeof(t) + unsafe.Alignof(t.B) + uintptr(p))
+	b := []byte("hey")
+	_ = unsafe.String(&b[0], len(b)) + string(*unsafe.StringData("s"))
+	f, _ := os.Open("x")
+	_ = unsafe.Pointer(f)
+}`
+	if errs := checkFile(t, im, src); len(errs) > 0 {
+		t.Errorf("unexpected errors:\n%s", strings.Join(errs, "\n"))
+	}
+	if errs := checkFile(t, im, "package main\nimport \"unsafe\"\nvar _ int = unsafe.Sizeof(1)"); len(errs) == 0 ||
+		!strings.Contains(errs[0], "unsafe.Sizeof(1) (constant 8 of type uintptr) as int value") {
+		t.Errorf("errors %q, want Go's for a uintptr constant used as int", errs)
+	}
+
+	tables, names := importerTables(stdlib.Symbols)
+	delete(tables, "unsafe")
+	if _, err := newImporter(tables, names, nil).Import("unsafe"); err == nil {
+		t.Error("Import(unsafe) without a table: no error")
 	}
 }

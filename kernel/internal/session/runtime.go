@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
+	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
 // The cell runtime: a small compiled package the kernel's rewrites call into, imported by the

@@ -13,10 +13,10 @@ import (
 	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
 	"github.com/gptnotes/gptnotes/kernel/symbols"
+	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
 // A Sink receives the running cell's outputs as they happen.
@@ -74,8 +74,9 @@ type CellError struct {
 
 func (e *CellError) Error() string { return e.Name + ": " + e.Value }
 
-// New starts an interpreter with the standard library, the plugins of package symbols and the
-// kernel's prelude. The first New in a process redirects fds 1 and 2 into the capture pipes.
+// New starts an interpreter with the standard library (package symbols/stdlib: that of the Go
+// building the kernel), the plugins of package symbols and the kernel's prelude. The first New
+// in a process redirects fds 1 and 2 into the capture pipes.
 func New() (*Session, error) {
 	if err := startCapture(); err != nil {
 		return nil, err
@@ -91,6 +92,9 @@ func New() (*Session, error) {
 		Stdout: cellStdout, // ordered with the cell's stderr (capture.go)
 		Stderr: &stderrFilter{s: s},
 		Args:   []string{"gptnotes"},
+		// A notebook is the user's own program: it sees the environment (os.Getenv, the
+		// variables exec'd commands inherit), as ipykernel's cells do.
+		Unrestricted: true,
 	})
 	s.fset = s.in.FileSet()
 	s.packages = map[string]map[string]reflect.Value{}
@@ -116,6 +120,10 @@ func New() (*Session, error) {
 	return s, nil
 }
 
+// yaegiHooks is the import path of the hooks a table can give yaegi (package stdlib's conversions
+// for unsafe.Pointer): no package.
+const yaegiHooks = "github.com/traefik/yaegi"
+
 // use makes compiled packages importable by cells: yaegi symbol tables keyed "path/name".
 func (s *Session) use(syms interp.Exports) error {
 	if err := s.in.Use(syms); err != nil {
@@ -123,7 +131,7 @@ func (s *Session) use(syms interp.Exports) error {
 	}
 	for key, m := range syms {
 		i := strings.LastIndex(key, "/")
-		if i < 0 || key[:i] == runtimePath {
+		if i < 0 || key[:i] == runtimePath || key[:i] == yaegiHooks {
 			continue // "." holds yaegi's interface wrapper map, not a package
 		}
 		path := key[:i]
