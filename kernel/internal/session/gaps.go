@@ -45,6 +45,7 @@ func (c *cellCtx) check() error {
 						"return a slice, or pass a callback: seq(func(v T) bool { …; return true })")
 				}
 			case *ast.RangeStmt:
+				c.loopGaps(n, n.Body, fail)
 				if c.rangesOverFunc(n.X) {
 					fail(n.For, "range over a function (iterators, Go 1.23)",
 						"call it with a yield callback instead: f(func(v T) bool { …; return true })")
@@ -66,10 +67,23 @@ func (c *cellCtx) check() error {
 					fail(n.Pos(), "maps."+n.Sel.Name+" (the generic functions of package maps take several type parameters)",
 						"loop over the map: for k, v := range m { … }")
 				}
+			case *ast.ForStmt:
+				c.loopGaps(n, n.Body, fail)
+			case *ast.TypeSpec:
+				if n.Assign.IsValid() && n.TypeParams != nil && n.TypeParams.NumFields() > 0 {
+					fail(n.Name.Pos(), "a generic type alias ("+n.Name.Name+", Go 1.24)",
+						"declare a defined type: the same declaration without the = (type "+n.Name.Name+"[…] …), or write the aliased type out")
+				}
 			case *ast.FuncDecl:
 				if n.Type.TypeParams != nil && n.Type.TypeParams.NumFields() >= 2 {
 					fail(n.Name.Pos(), "a generic function with two or more type parameters ("+n.Name.Name+")",
 						"write it for the concrete types you need, or with a single type parameter")
+				}
+			case *ast.CallExpr:
+				if t, ok := c.newValue(n); ok && c.typeExpr(t) == nil {
+					fail(n.Pos(), "new(expr) with expr of type "+t.String()+", which this cell cannot write (a package "+
+						"it does not import, or an unexported type; the kernel writes Go 1.26's new(expr) with the type of expr),",
+						"import the package, or write v := expr; p := &v")
 				}
 			case *ast.TypeAssertExpr:
 				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
@@ -94,6 +108,95 @@ func (c *cellCtx) check() error {
 		}
 	}
 	return err
+}
+
+// loopGaps refuses what the kernel cannot give of a loop's per-iteration variables (Go 1.22; the
+// variables declared in the loop, its own and its body's). The rewrites make each function
+// literal of the loop with the iteration's variables as they are when it is made
+// (closuresInLoops, deferredLiterals), so a literal that reads a variable the body changes after
+// it (or in it), which Go's literal would see changed, is refused rather than run with the old
+// value.
+func (c *cellCtx) loopGaps(loop ast.Node, body *ast.BlockStmt, fail func(token.Pos, string, string)) {
+	if c.checked == nil {
+		return
+	}
+	inPlace := map[*ast.FuncLit]bool{} // called where it stands, in its iteration
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
+				inPlace[lit] = false // made now, run later (deferredLiterals)
+			}
+		case *ast.CallExpr:
+			if lit, ok := n.Fun.(*ast.FuncLit); ok {
+				if _, seen := inPlace[lit]; !seen {
+					inPlace[lit] = true
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok || inPlace[lit] {
+			return true
+		}
+		for _, v := range c.loopVarsRead(loop, lit) {
+			if pos := changedAfter(body, v.Name(), lit); pos.IsValid() {
+				fail(pos, "changing "+v.Name()+" after a function literal of its loop reads it (Go 1.22 gives each "+
+					"iteration its own variable; the kernel gives the literal a copy)",
+					"change it before the literal is made, or declare what the literal reads outside the loop")
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// changedAfter is the position of an assignment or increment of name in body that comes after
+// lit starts, or that shares an inner loop with lit (it runs again after lit); NoPos if none.
+func changedAfter(body *ast.BlockStmt, name string, lit *ast.FuncLit) token.Pos {
+	var loops []ast.Node // the loops nested in body that hold lit
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= lit.Pos() && lit.End() <= n.End() {
+				loops = append(loops, n)
+			}
+		}
+		return true
+	})
+	after := func(pos token.Pos) bool {
+		if pos >= lit.Pos() {
+			return true
+		}
+		for _, l := range loops {
+			if l.Pos() <= pos && pos < l.End() {
+				return true
+			}
+		}
+		return false
+	}
+	is := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == name }
+	found := token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					if is(l) && after(n.Pos()) {
+						found = n.Pos()
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) && after(n.Pos()) {
+				found = n.Pos()
+			}
+		}
+		return !found.IsValid()
+	})
+	return found
 }
 
 // isCompiledType reports whether e is pkg.T or (*pkg.T) for a type T of a compiled package.

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"strconv"
 )
 
@@ -19,10 +20,16 @@ import (
 //   - method expressions T.M: a function literal calling the method;
 //   - min/max with mixed untyped constants: arguments reordered so the typed one fixes T;
 //   - type switches binding a variable (switch x := v.(type)): the binding moves into each case;
-//   - a top-level defer runs when the cell ends, once.
+//   - a top-level defer runs when the cell ends, once;
+//   - new(expr) (Go 1.26): a function literal returning the address of a new variable set to expr;
+//   - calls of a cell's generic functions (Go 1.21 inference): the inferred type arguments
+//     written out;
+//   - panic(v) with v nil (Go 1.21): a panic with a *runtime.PanicNilError.
 
 // rewrite applies every rewrite to every piece.
 func (c *cellCtx) rewrite() {
+	c.newCalls = c.newValueCalls()
+	c.typeArgs = c.inferredTypeArgs()
 	c.mainFunc()
 	for i := range c.pieces {
 		c.rewritePiece(&c.pieces[i])
@@ -65,6 +72,7 @@ func (c *cellCtx) mainFunc() {
 }
 
 func (c *cellCtx) rewritePiece(p *piece) {
+	c.deferredLiterals(p.root())
 	c.closuresInLoops(p.root())
 	switch p.kind {
 	case declPiece:
@@ -120,11 +128,19 @@ func zeroNamedResults(root ast.Node) {
 	})
 }
 
+// stmts rewrites a list of statements. A defer takes its arguments into variables first: yaegi
+// v0.16.1 reads a deferred call's variable arguments when the call runs, not at the defer
+// statement (x := 1; defer f(x); x = 2 gave f(2)).
 func (c *cellCtx) stmts(list []ast.Stmt) []ast.Stmt {
-	for i, s := range list {
-		list[i] = c.stmt(s)
+	out := make([]ast.Stmt, 0, len(list))
+	for _, s := range list {
+		if d, ok := s.(*ast.DeferStmt); ok {
+			out = append(out, c.bindDeferArgs(d)...)
+			continue
+		}
+		out = append(out, c.stmt(s))
 	}
-	return list
+	return out
 }
 
 // topStmts rewrites a cell's top-level statements. Compound ones (for, if, switch, select, {…})
@@ -157,6 +173,10 @@ func (c *cellCtx) topStmts(list []ast.Stmt) []ast.Stmt {
 		c.inFunc++
 		s = c.stmt(s)
 		c.inFunc--
+		if c.wrapDefers { // the whole piece gets a frame of its own (wrapForDefer)
+			list[i] = s
+			continue
+		}
 		list[i] = &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.FuncLit{
 			Type: &ast.FuncType{Func: s.Pos(), Params: &ast.FieldList{}},
 			Body: &ast.BlockStmt{Lbrace: s.Pos(), List: []ast.Stmt{s}, Rbrace: s.End()},
@@ -461,30 +481,173 @@ func (c *cellCtx) loopVarRange(s *ast.RangeStmt) bool {
 	if s.Tok != token.DEFINE || !capturesVars(s.Body) {
 		return false
 	}
-	return c.copyLoopVars(s.Body, s.Key, s.Value)
+	return c.copyLoopVars(s.Body, s.Key, s.Value) != nil
 }
 
-// loopVarFor does the same for a three-clause loop. A body that assigns the variable itself is
-// left alone (the copy would not flow back into the loop's condition and post statement).
+// deferredLiterals rewrites `defer func() { … }()` in a loop body, when the literal reads the
+// loop's variables, into `{ __deferN := func() { … }; defer __deferN() }`. yaegi v0.16.1 makes a
+// deferred literal only when the deferred calls run, with the last iteration's variables (2 2 2
+// where Go prints 2 1 0); a function value made in its iteration keeps them (closuresInLoops).
+// Its arguments are bound at the defer statement (stmts).
+func (c *cellCtx) deferredLiterals(root ast.Node) {
+	if c.checked == nil {
+		return
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch l := n.(type) {
+		case *ast.ForStmt:
+			body = l.Body
+		case *ast.RangeStmt:
+			body = l.Body
+		default:
+			return true
+		}
+		loop := n
+		ast.Inspect(body, func(m ast.Node) bool {
+			var list []ast.Stmt
+			switch b := m.(type) {
+			case *ast.FuncLit:
+				return false // its defers run when it returns, in the iteration
+			case *ast.BlockStmt:
+				list = b.List
+			case *ast.CaseClause:
+				list = b.Body
+			case *ast.CommClause:
+				list = b.Body
+			}
+			for i, st := range list {
+				d, ok := st.(*ast.DeferStmt)
+				if !ok {
+					continue
+				}
+				lit, ok := d.Call.Fun.(*ast.FuncLit)
+				if !ok || len(c.loopVarsRead(loop, lit)) == 0 {
+					continue
+				}
+				c.tmp++
+				name := fmt.Sprintf("__defer%d", c.tmp)
+				list[i] = &ast.BlockStmt{Lbrace: d.Pos(), Rbrace: d.End(), List: []ast.Stmt{
+					&ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{Name: name, NamePos: d.Pos()}}, Tok: token.DEFINE,
+						TokPos: d.Pos(), Rhs: []ast.Expr{lit}},
+					&ast.DeferStmt{Defer: d.Defer, Call: &ast.CallExpr{Fun: &ast.Ident{Name: name, NamePos: d.Pos()},
+						Lparen: d.Call.Lparen, Args: d.Call.Args, Ellipsis: d.Call.Ellipsis, Rparen: d.Call.Rparen}},
+				}}
+			}
+			return true
+		})
+		return true
+	})
+}
+
+// loopVarsRead are the variables of one iteration of loop (declared in it, outside lit) that
+// the identifiers under n read.
+func (c *cellCtx) loopVarsRead(loop ast.Node, lit *ast.FuncLit, ns ...ast.Node) []*types.Var {
+	if len(ns) == 0 {
+		ns = []ast.Node{lit.Body}
+	}
+	var vars []*types.Var
+	for _, n := range ns {
+		ast.Inspect(n, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v, ok := c.checked.info.Uses[id].(*types.Var)
+			if ok && !v.IsField() && v.Pos() >= loop.Pos() && v.Pos() < loop.End() && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+				vars = append(vars, v)
+			}
+			return true
+		})
+	}
+	return vars
+}
+
+// loopVarFor does the same for a three-clause loop. A body that assigns the variable itself (or
+// takes its address) hands its copy back to the loop's variable at its end and before each
+// continue, for the post statement and the condition, and the next iteration's copy, to see:
+// Go 1.22 starts each iteration with a fresh variable holding the previous one's last value.
 func (c *cellCtx) loopVarFor(s *ast.ForStmt) bool {
 	init, ok := s.Init.(*ast.AssignStmt)
 	if !ok || init.Tok != token.DEFINE || !capturesVars(s.Body) {
 		return false
 	}
-	for _, v := range init.Lhs {
-		if id, ok := v.(*ast.Ident); ok && assigns(s.Body, id.Name) {
-			return false
+	copied := c.copyLoopVars(s.Body, init.Lhs...)
+	if copied == nil {
+		return false
+	}
+	for _, v := range copied.Lhs {
+		if assigns(s.Body, v.(*ast.Ident).Name) {
+			back := func() ast.Stmt {
+				return &ast.AssignStmt{Lhs: cloneIdents(copied.Rhs), Tok: token.ASSIGN, Rhs: cloneIdents(copied.Lhs)}
+			}
+			s.Body.List = append(beforeContinue(s.Body.List, back, false), back())
+			break
 		}
 	}
-	return c.copyLoopVars(s.Body, init.Lhs...)
+	return true
+}
+
+func cloneIdents(ids []ast.Expr) []ast.Expr {
+	out := make([]ast.Expr, len(ids))
+	for i, id := range ids {
+		out[i] = ast.NewIdent(id.(*ast.Ident).Name)
+	}
+	return out
+}
+
+// beforeContinue puts stmt() before every continue in list, the body of a loop, that may go to
+// that loop: an unlabeled one outside inner loops (inner is true inside them), and every labeled
+// one (when the label is another loop's, the copy back is harmless: the body reads only its copy).
+func beforeContinue(list []ast.Stmt, stmt func() ast.Stmt, inner bool) []ast.Stmt {
+	for i, st := range list {
+		list[i] = beforeContinueIn(st, stmt, inner)
+	}
+	return list
+}
+
+func beforeContinueIn(st ast.Stmt, stmt func() ast.Stmt, inner bool) ast.Stmt {
+	switch s := st.(type) {
+	case *ast.BranchStmt:
+		if s.Tok == token.CONTINUE && (s.Label != nil || !inner) {
+			return &ast.BlockStmt{List: []ast.Stmt{stmt(), s}}
+		}
+	case *ast.BlockStmt:
+		beforeContinue(s.List, stmt, inner)
+	case *ast.LabeledStmt:
+		s.Stmt = beforeContinueIn(s.Stmt, stmt, inner)
+	case *ast.IfStmt:
+		beforeContinue(s.Body.List, stmt, inner)
+		if s.Else != nil {
+			s.Else = beforeContinueIn(s.Else, stmt, inner)
+		}
+	case *ast.SwitchStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CaseClause).Body = beforeContinue(cc.(*ast.CaseClause).Body, stmt, inner)
+		}
+	case *ast.TypeSwitchStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CaseClause).Body = beforeContinue(cc.(*ast.CaseClause).Body, stmt, inner)
+		}
+	case *ast.SelectStmt:
+		for _, cc := range s.Body.List {
+			cc.(*ast.CommClause).Body = beforeContinue(cc.(*ast.CommClause).Body, stmt, inner)
+		}
+	case *ast.ForStmt:
+		beforeContinue(s.Body.List, stmt, true)
+	case *ast.RangeStmt:
+		beforeContinue(s.Body.List, stmt, true)
+	}
+	return st
 }
 
 // copyLoopVars renames the loop variables inside body to fresh names declared, at the top of the
-// body, as copies of them. (yaegi mishandles `i := i` in a loop body, hence the renaming.)
-func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) bool {
+// body, as copies of them. (yaegi mishandles `i := i` in a loop body, hence the renaming.) It
+// returns that declaration (fresh names := loop variables), nil when it changed nothing.
+func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) *ast.AssignStmt {
 	for _, v := range vars {
 		if id, ok := v.(*ast.Ident); ok && redeclares(body, id.Name) {
-			return false
+			return nil
 		}
 	}
 	var lhs, rhs []ast.Expr
@@ -499,15 +662,16 @@ func (c *cellCtx) copyLoopVars(body *ast.BlockStmt, vars ...ast.Expr) bool {
 		lhs, rhs = append(lhs, ast.NewIdent(fresh)), append(rhs, ast.NewIdent(id.Name))
 	}
 	if len(lhs) == 0 {
-		return false
+		return nil
 	}
 	// `_ = x` keeps a copy that the body never reads legal.
-	decl := []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs}}
+	copied := &ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs}
+	decl := []ast.Stmt{copied}
 	for _, l := range lhs {
 		decl = append(decl, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(l.(*ast.Ident).Name)}})
 	}
 	body.List = append(decl, body.List...)
-	return true
+	return copied
 }
 
 // capturesVars reports whether a loop body can keep a reference to its variables past the
@@ -621,15 +785,176 @@ func renameIdent(n ast.Node, old, new string) {
 
 func (c *cellCtx) expr(e ast.Expr) ast.Expr {
 	switch e := e.(type) {
+	case *ast.Ident:
+		if args := c.typeArgs[e]; len(args) == 1 {
+			return &ast.IndexExpr{X: e, Lbrack: e.End(), Index: args[0], Rbrack: e.End()}
+		} else if args != nil {
+			return &ast.IndexListExpr{X: e, Lbrack: e.End(), Indices: args, Rbrack: e.End()}
+		}
 	case *ast.SelectorExpr:
 		if f := c.methodExpr(e); f != nil {
 			return f
 		}
 	case *ast.CallExpr:
+		if t, ok := c.newCalls[e]; ok {
+			return c.newValueLit(e, t)
+		}
 		c.minMaxArgs(e)
 		c.displayArgs(e)
+		c.panicArg(e)
 	}
 	return e
+}
+
+// panicArg makes panic(v), v nil, panic with a *runtime.PanicNilError as Go 1.21 does: an
+// argument that may be nil (untyped nil, or of interface type) goes through the prelude's
+// __gptnotes_panicValue. yaegi v0.16.1 panics with nil, and recover() then returns a
+// reflect.Value.
+func (c *cellCtx) panicArg(call *ast.CallExpr) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || len(call.Args) != 1 || c.checked == nil || c.checked.info.Uses[id] != types.Universe.Lookup("panic") {
+		return
+	}
+	tv, ok := c.checked.info.Types[call.Args[0]]
+	if !ok {
+		return
+	}
+	if _, isIface := tv.Type.Underlying().(*types.Interface); isIface || tv.IsNil() {
+		arg := call.Args[0]
+		call.Args[0] = &ast.CallExpr{Fun: &ast.Ident{Name: "__gptnotes_panicValue", NamePos: arg.Pos()},
+			Lparen: arg.Pos(), Args: []ast.Expr{arg}, Rparen: arg.End()}
+	}
+}
+
+// --- inferred type arguments, Go 1.21 -----------------------------------------------------------
+
+// inferredTypeArgs finds the uses of the cell's generic functions whose type arguments the check
+// inferred, with those arguments written out: add(1, 2.5) becomes add[float64](1, 2.5). yaegi
+// v0.16.1 infers from the first argument alone (add(1, 2.5) is 3, silently), cannot pass a
+// generic function as a value (apply(xs, double)) nor infer from an interface's methods; with
+// the type arguments written it runs all three as Go does. A use whose type arguments cannot be
+// written is left to yaegi.
+func (c *cellCtx) inferredTypeArgs() map[*ast.Ident][]ast.Expr {
+	out := map[*ast.Ident][]ast.Expr{}
+	if c.checked == nil {
+		return out
+	}
+	for _, p := range c.pieces {
+		explicit := map[*ast.Ident]bool{} // f in f[int](…): written already
+		ast.Inspect(p.root(), func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IndexExpr:
+				if id, ok := n.X.(*ast.Ident); ok {
+					explicit[id] = true
+				}
+			case *ast.IndexListExpr:
+				if id, ok := n.X.(*ast.Ident); ok {
+					explicit[id] = true
+				}
+			case *ast.Ident:
+				inst, ok := c.checked.info.Instances[n]
+				fn, isFunc := c.checked.info.Uses[n].(*types.Func)
+				if !ok || !isFunc || explicit[n] || fn.Pkg() == nil || fn.Pkg().Path() != "main" {
+					break
+				}
+				var args []ast.Expr
+				for i := 0; i < inst.TypeArgs.Len(); i++ {
+					t := c.typeExpr(inst.TypeArgs.At(i))
+					if t == nil {
+						return true
+					}
+					args = append(args, t)
+				}
+				out[n] = args
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// --- new(expr), Go 1.26 ------------------------------------------------------------------------
+
+// newValue reports whether call is new(expr), the universe's new with an expression for operand
+// (Go 1.26: a pointer to a new variable holding expr), and gives the type of that variable.
+// yaegi v0.16.1 takes the operand for a type and returns a pointer to a zero value, silently.
+func (c *cellCtx) newValue(call *ast.CallExpr) (types.Type, bool) {
+	if c.checked == nil || len(call.Args) != 1 {
+		return nil, false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || c.checked.info.Uses[id] != types.Universe.Lookup("new") {
+		return nil, false // not a call of new, or a cell's own new
+	}
+	if tv, ok := c.checked.info.Types[call.Args[0]]; !ok || tv.IsType() {
+		return nil, false
+	}
+	ptr, ok := c.typeOf(call).(*types.Pointer)
+	if !ok {
+		return nil, false
+	}
+	return ptr.Elem(), true
+}
+
+// typeExpr is t written as the cell sees it, parsed; nil when it cannot be written: a package
+// the cell does not import, or an unexported type of another package (http.NoBody's).
+func (c *cellCtx) typeExpr(t types.Type) ast.Expr {
+	src := c.newStateVar(t).typeSrc
+	if src == "" {
+		return nil
+	}
+	e, err := parser.ParseExprFrom(c.s.fset, scopeFile, src, 0)
+	if err != nil {
+		return nil
+	}
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, isSel := n.(*ast.SelectorExpr); isSel && !sel.Sel.IsExported() {
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return nil
+	}
+	return e
+}
+
+// newValueCalls finds the cell's new(expr) calls, with the type of expr written out, before the
+// rewrites replace expressions (the check's types are by node). One whose type the cell cannot
+// write was refused by check (gaps.go).
+func (c *cellCtx) newValueCalls() map[*ast.CallExpr]ast.Expr {
+	calls := map[*ast.CallExpr]ast.Expr{}
+	for _, p := range c.pieces {
+		ast.Inspect(p.root(), func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if t, ok := c.newValue(call); ok {
+				if te := c.typeExpr(t); te != nil {
+					calls[call] = te
+				}
+			}
+			return true
+		})
+	}
+	return calls
+}
+
+// newValueLit writes new(expr) as func() *T { var __newN T = expr; return &__newN }().
+func (c *cellCtx) newValueLit(call *ast.CallExpr, t ast.Expr) ast.Expr {
+	c.tmp++
+	v := fmt.Sprintf("__new%d", c.tmp)
+	pos := call.Pos()
+	decl := &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, TokPos: pos, Specs: []ast.Spec{
+		&ast.ValueSpec{Names: []*ast.Ident{{Name: v, NamePos: pos}}, Type: t, Values: []ast.Expr{call.Args[0]}}}}}
+	ret := &ast.ReturnStmt{Return: pos, Results: []ast.Expr{&ast.UnaryExpr{OpPos: pos, Op: token.AND, X: &ast.Ident{Name: v, NamePos: pos}}}}
+	return &ast.CallExpr{Fun: &ast.FuncLit{
+		Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: &ast.StarExpr{Star: pos, X: t}}}}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{decl, ret}, Rbrace: call.End()},
+	}, Lparen: call.End(), Rparen: call.End()}
 }
 
 // displayArgs makes display.Display(v), v of a cell-declared type with renderer methods, show
@@ -850,7 +1175,8 @@ func (c *cellCtx) typeSwitchBinding(s *ast.TypeSwitchStmt) ast.Stmt {
 
 // --- typed declarations at the top of a cell -----------------------------------------------
 
-// typedDefines writes the top-level `a, b := f()` and `var a, b = f()` of a cell as
+// typedDefines writes the top-level `a, b := f()`, `var a, b = f()` and `var a, b T = f()` of a
+// cell as
 //
 //	var a T1
 //	var b T2
@@ -858,7 +1184,8 @@ func (c *cellCtx) typeSwitchBinding(s *ast.TypeSwitchStmt) ast.Stmt {
 //
 // with the types the check found. yaegi v0.16.1 cannot type many short declarations in its
 // global scope (`_, ok := m[k]`, `v, ok := <-ch`, `x := os.Args[0]`), and runs every one of them
-// with the types written out. A variable the session already has with the same type is
+// with the types written out; a global declared with its type and a generic value
+// (`var f func(int) int = double[int]`) it leaves broken, silently, and assigned it works. A variable the session already has with the same type is
 // assigned, not declared again, so the functions that use it keep seeing it.
 func (c *cellCtx) typedDefines(list []ast.Stmt) []ast.Stmt {
 	if c.checked == nil {
@@ -875,6 +1202,9 @@ func (c *cellCtx) typedDefine(st ast.Stmt) []ast.Stmt {
 	keep := []ast.Stmt{st}
 	switch st := st.(type) {
 	case *ast.AssignStmt:
+		if st.Tok == token.ASSIGN {
+			return append(c.blankCommaOk(st), st)
+		}
 		if st.Tok != token.DEFINE {
 			return keep
 		}
@@ -883,14 +1213,14 @@ func (c *cellCtx) typedDefine(st ast.Stmt) []ast.Stmt {
 			return keep
 		}
 		st.Tok = token.ASSIGN
-		return append(decls, st)
+		return append(append(decls, c.blankCommaOk(st)...), st)
 	case *ast.DeclStmt:
 		g, ok := st.Decl.(*ast.GenDecl)
 		if !ok || g.Tok != token.VAR || len(g.Specs) != 1 {
 			return keep
 		}
 		vs := g.Specs[0].(*ast.ValueSpec)
-		if vs.Type != nil || len(vs.Values) == 0 {
+		if len(vs.Values) == 0 {
 			return keep
 		}
 		lhs := make([]ast.Expr, len(vs.Names))
@@ -904,6 +1234,36 @@ func (c *cellCtx) typedDefine(st ast.Stmt) []ast.Stmt {
 		return append(decls, &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, TokPos: st.Pos(), Rhs: vs.Values})
 	}
 	return keep
+}
+
+// blankCommaOk gives the blank of a top-level `_, ok = <-ch` (or m[k], x.(T)) a variable of its
+// own, declared before it: yaegi v0.16.1 assigns such a receive to the blank's neighbour in its
+// global frame and panics. It returns the declaration, nil when there is nothing to do.
+func (c *cellCtx) blankCommaOk(st *ast.AssignStmt) []ast.Stmt {
+	if len(st.Lhs) != 2 || len(st.Rhs) != 1 {
+		return nil
+	}
+	id, ok := st.Lhs[0].(*ast.Ident)
+	if !ok || id.Name != "_" {
+		return nil
+	}
+	tuple, ok := c.checked.info.Types[st.Rhs[0]].Type.(*types.Tuple)
+	if !ok || tuple.Len() != 2 {
+		return nil
+	}
+	t := c.newStateVar(tuple.At(0).Type()).typeSrc
+	if t == "" {
+		return nil
+	}
+	te, err := parser.ParseExprFrom(c.s.fset, scopeFile, t, 0)
+	if err != nil {
+		return nil
+	}
+	c.tmp++
+	name := fmt.Sprintf("__gptnotes_blank%d_%d", c.id, c.tmp)
+	st.Lhs[0] = &ast.Ident{Name: name, NamePos: id.Pos()}
+	return []ast.Stmt{&ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, TokPos: st.Pos(),
+		Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{{Name: name, NamePos: id.Pos()}}, Type: te}}}}}
 }
 
 // varDecls declares the new variables among lhs with their checked types; ok is false when a
@@ -970,15 +1330,17 @@ func (c *cellCtx) forgotten(name string) bool {
 
 // deferWrapped decides whether the statements of the cell's last piece run inside one function
 // literal, as a program's main body does: when they defer a call at the top level, so that a
-// deferred recover() sees the cell's panic. Their variables are declared outside first (see
-// typedDefines), so they stay the session's; a piece with a declaration that cannot be moved
-// out keeps the deferred calls for the end of the cell instead (topDefer).
+// deferred recover() sees the cell's panic, and when they return, or jump to a label, from
+// the top level (main's body pasted as a cell), so that return ends the cell and goto finds its
+// label. Their variables are declared outside first (see typedDefines), so they stay the
+// session's; a piece with a declaration that cannot be moved out keeps the deferred calls for
+// the end of the cell instead (topDefer).
 func deferWrapped(list []ast.Stmt) bool {
-	hasDefer := false
+	wrap := false
 	for _, st := range list {
 		switch st := st.(type) {
-		case *ast.DeferStmt:
-			hasDefer = true
+		case *ast.DeferStmt, *ast.LabeledStmt:
+			wrap = true
 		case *ast.AssignStmt:
 			if st.Tok == token.DEFINE {
 				return false
@@ -991,11 +1353,26 @@ func deferWrapped(list []ast.Stmt) bool {
 					}
 				}
 			}
-		case *ast.LabeledStmt:
-			return false
 		}
+		wrap = wrap || returns(st)
 	}
-	return hasDefer
+	return wrap
+}
+
+// returns reports whether st returns from the top level of the cell (not from a function
+// literal in it).
+func returns(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // wrapForDefer puts the statements of a deferWrapped piece, after its declarations, in

@@ -55,6 +55,15 @@ func max[T __gptnotes_ordered](x T, ys ...T) T {
 }
 
 func clear(x any) { __gptnotes.Clear(x) }
+
+// Since Go 1.21, panic(v) with v nil panics with a *runtime.PanicNilError, so that recover()
+// is never nil in a panic; the kernel passes panic's interface arguments through here.
+func __gptnotes_panicValue(v any) any {
+	if v == nil {
+		return __gptnotes.PanicNil()
+	}
+	return v
+}
 `
 
 // runtimeSymbols is the cell runtime's symbol table, bound to s, with the standard library
@@ -75,6 +84,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"Defer":            reflect.ValueOf(s.deferCall),
 			"GoPanic":          reflect.ValueOf(s.goPanic),
 			"Clear":            reflect.ValueOf(clearValue),
+			"PanicNil":         reflect.ValueOf(func() any { return new(runtime.PanicNilError) }),
 			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
 		},
 		"os/os": {
