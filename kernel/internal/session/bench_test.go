@@ -3,7 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,6 +55,7 @@ func BenchmarkExecuteManyVariables(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	var first, last time.Duration
+	rssBefore := rssKB()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		if _, err := s.Execute(ctx, fmt.Sprintf("x%d := %d * 2", i, i), r); err != nil {
@@ -66,8 +70,24 @@ func BenchmarkExecuteManyVariables(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "heapB/cell")
+	b.ReportMetric(float64(rssKB()-rssBefore)/float64(b.N), "rssKB/cell")
 	if b.N >= 20 {
 		b.ReportMetric(float64(first.Microseconds())/10, "first10µs/cell")
 		b.ReportMetric(float64(last.Microseconds())/10, "last10µs/cell")
 	}
+}
+
+// rssKB is the process's resident set size, from /proc (0 where there is none).
+func rssKB() int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return 0
 }

@@ -350,9 +350,26 @@ type rewriteState struct {
 	typeArgs          map[*ast.Ident][]ast.Expr  // generic functions → inferred type arguments
 }
 
+// mainTypeName is the name of t, or of what t points to, when a cell declared that type.
+func mainTypeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "main" {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
 // recordVarTypes remembers the cell-declared type of globals (x := T{…}, x := T(…),
 // x := newT(), var x T), for completing x's methods and rendering x.
 func (c *cellCtx) recordVarTypes(body *ast.BlockStmt) {
+	if c.checked != nil { // the check's types say it for every variable the cell made
+		for id, obj := range c.checked.defined {
+			c.s.varTypes[id.Name] = mainTypeName(obj.Type())
+		}
+		return
+	}
 	typeName := c.staticTypeName
 	for _, st := range body.List {
 		switch st := st.(type) {

@@ -171,6 +171,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	s.trace.take()
 
 	trailing, err := s.runSafe(ctx, run, code)
+	s.dropCompiled()
 	err = s.runDefers(run, err)
 	if err != nil {
 		return nil, err
@@ -280,6 +281,7 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 	}
 	pieces := c.pieces
 	progs := make([]*interp.Program, len(pieces))
+	var declProgs []*interp.Program // the statement pieces' variables, declared first
 	lastDecl := -1
 	for i := range pieces {
 		if pieces[i].kind == declPiece {
@@ -307,6 +309,13 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 			}
 			c.wrapForDefer(p)
 			node = p.body
+			if decls := hoistVarDecls(p.body); decls != nil {
+				prog, err := s.compile(decls)
+				if err != nil {
+					return fail(c.compileError(err))
+				}
+				declProgs = append(declProgs, prog)
+			}
 		}
 		prog, err := s.compile(node)
 		if err != nil && trailing && last && isVoidResult(err) {
@@ -344,7 +353,7 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 	if note := ch.report(); note != "" {
 		r.sink.Stream("stderr", note)
 	}
-	for _, prog := range progs {
+	for _, prog := range append(declProgs, progs...) {
 		if prog == nil {
 			continue
 		}
@@ -353,6 +362,38 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 		}
 	}
 	return trailing, nil
+}
+
+// hoistVarDecls takes the top-level `var x T` (no value) out of a statement piece into a
+// block of their own, compiled and run before the pieces. The interpreter keeps a variable's
+// declaring node for as long as the variable lives, and every node above it: declared in the
+// piece, a variable kept the whole cell's syntax alive (about 8 KB a cell); declared alone, a
+// few nodes. Such a declaration has no value, so it may come first.
+func hoistVarDecls(body *ast.BlockStmt) *ast.BlockStmt {
+	var decls, rest []ast.Stmt
+	for _, st := range body.List {
+		if ds, ok := st.(*ast.DeclStmt); ok {
+			if g := ds.Decl.(*ast.GenDecl); g.Tok == token.VAR && noValues(g) {
+				decls = append(decls, st)
+				continue
+			}
+		}
+		rest = append(rest, st)
+	}
+	if len(decls) == 0 {
+		return nil
+	}
+	body.List = rest
+	return &ast.BlockStmt{Lbrace: decls[0].Pos(), List: decls, Rbrace: decls[len(decls)-1].End()}
+}
+
+func noValues(g *ast.GenDecl) bool {
+	for _, sp := range g.Specs {
+		if len(sp.(*ast.ValueSpec).Values) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // replay compiles again the earlier declarations that use what the cell redefined.
