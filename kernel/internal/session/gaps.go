@@ -74,11 +74,6 @@ func (c *cellCtx) check() error {
 					fail(n.Name.Pos(), "a generic type alias ("+n.Name.Name+", Go 1.24)",
 						"declare a defined type: the same declaration without the = (type "+n.Name.Name+"[…] …), or write the aliased type out")
 				}
-			case *ast.FuncDecl:
-				if n.Type.TypeParams != nil && n.Type.TypeParams.NumFields() >= 2 {
-					fail(n.Name.Pos(), "a generic function with two or more type parameters ("+n.Name.Name+")",
-						"write it for the concrete types you need, or with a single type parameter")
-				}
 			case *ast.CallExpr:
 				if t, ok := c.newValue(n); ok && c.typeExpr(t) == nil {
 					fail(n.Pos(), "new(expr) with expr of type "+t.String()+", which this cell cannot write (a package "+
