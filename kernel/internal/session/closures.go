@@ -39,17 +39,7 @@ func (c *cellCtx) closuresInLoops(root ast.Node) {
 		}
 		return true
 	})
-	ast.Inspect(root, func(n ast.Node) bool {
-		var body *ast.BlockStmt
-		switch l := n.(type) {
-		case *ast.ForStmt:
-			body = l.Body
-		case *ast.RangeStmt:
-			body = l.Body
-		default:
-			return true
-		}
-		loop := n
+	forEachLoop(root, func(loop ast.Node, body *ast.BlockStmt) {
 		replaceExprs(body, func(e ast.Expr) ast.Expr {
 			lit, ok := e.(*ast.FuncLit)
 			if !ok || done[lit] || insideLiteral(body, lit) {
@@ -61,6 +51,19 @@ func (c *cellCtx) closuresInLoops(root ast.Node) {
 			}
 			return e
 		})
+	})
+}
+
+// forEachLoop calls f with every for and range statement under root and its body, outermost
+// first.
+func forEachLoop(root ast.Node, f func(loop ast.Node, body *ast.BlockStmt)) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch l := n.(type) {
+		case *ast.ForStmt:
+			f(l, l.Body)
+		case *ast.RangeStmt:
+			f(l, l.Body)
+		}
 		return true
 	})
 }

@@ -494,17 +494,7 @@ func (c *cellCtx) deferredLiterals(root ast.Node) {
 	if c.checked == nil {
 		return
 	}
-	ast.Inspect(root, func(n ast.Node) bool {
-		var body *ast.BlockStmt
-		switch l := n.(type) {
-		case *ast.ForStmt:
-			body = l.Body
-		case *ast.RangeStmt:
-			body = l.Body
-		default:
-			return true
-		}
-		loop := n
+	forEachLoop(root, func(loop ast.Node, body *ast.BlockStmt) {
 		ast.Inspect(body, func(m ast.Node) bool {
 			var list []ast.Stmt
 			switch b := m.(type) {
@@ -537,7 +527,6 @@ func (c *cellCtx) deferredLiterals(root ast.Node) {
 			}
 			return true
 		})
-		return true
 	})
 }
 
