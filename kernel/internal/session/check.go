@@ -6,9 +6,12 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
 // The type check: a cell is checked with go/types, as part of one package main that holds
@@ -105,7 +108,7 @@ func (c *cellCtx) checkPiece(k int, res *checkResult, cellVars map[string]*state
 	for attempt := 0; ; attempt++ {
 		errs, stateErrs := c.checkOnce(k, res, cellVars)
 		if len(errs) > 0 {
-			return typeErrors(errs)
+			return typeErrors(c.genericHints(errs))
 		}
 		if len(stateErrs) == 0 || attempt > len(c.s.typed.decls) {
 			break
@@ -289,6 +292,27 @@ func typeErrors(errs []types.Error) *CellError {
 		}
 	}
 	return compileErrorText(strings.Join(lines, "\n"))
+}
+
+// genericHints adds to Go's `undefined: cmp.Compare`, when cmp is an import of the standard
+// library and Compare one of its generic functions or types (which the interpreter lacks, so the
+// check's package does too), that the name is generic. Go's message stays first, as it was.
+func (c *cellCtx) genericHints(errs []types.Error) []types.Error {
+	var imports map[string]string
+	for i, e := range errs {
+		rest, ok := strings.CutPrefix(e.Msg, "undefined: ")
+		pkgName, name, ok2 := strings.Cut(rest, ".")
+		if !ok || !ok2 || !token.IsIdentifier(pkgName) || !token.IsIdentifier(name) {
+			continue
+		}
+		if imports == nil {
+			imports = c.checkImports()
+		}
+		if slices.Contains(stdlib.Generic[imports[pkgName]], name) {
+			errs[i].Msg += " (" + name + " is generic: the interpreter cannot run the standard library's generic functions; write it for your types)"
+		}
+	}
+	return errs
 }
 
 // importPos is the position of the cell's import of path.

@@ -15,6 +15,9 @@
 // (interp.Use: stdio, the interpreter's os.Args, flag.CommandLine) applies to these tables as to
 // its own, since it keys on the "fmt/fmt" entry.
 //
+// Besides the tables, gen writes generic.go: Generic, the exported generic functions and types
+// of each package, which the tables lack (the kernel names them in its errors).
+//
 // The hand-written files are this one, restricted.go, unsafe_builtins.go, maptypes.go and
 // wrapper_composed.go; every other non-test file is generated.
 package stdlib
