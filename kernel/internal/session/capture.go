@@ -176,6 +176,19 @@ func (p orderedPublisher) Display(b display.Bundle, id string, update bool) {
 	p.sink.Display(b, id, update)
 }
 
+// Input asks through the sink when it can (display.Input, Jupyter's input_request), after the
+// output written before it, so the prompt comes after what the cell printed.
+func (p orderedPublisher) Input(prompt string, password bool) (string, error) {
+	r, ok := p.sink.(display.InputReader)
+	if !ok {
+		return "", display.ErrNoInput
+	}
+	out.mu.Lock()
+	out.flushLocked()
+	out.mu.Unlock()
+	return r.Input(prompt, password)
+}
+
 func (p orderedPublisher) ClearOutput(wait bool) {
 	out.mu.Lock()
 	defer out.mu.Unlock()
