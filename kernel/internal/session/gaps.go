@@ -84,11 +84,23 @@ func (c *cellCtx) check() error {
 				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
 					fail(n.Lparen, "a type assertion from any to an interface type (it never succeeds)",
 						"assert to the concrete type, or declare the variable with the interface type")
+				} else if n.Type != nil {
+					if what, instead := c.wrongAssertion(n.X, n.Type); what != "" {
+						fail(n.Lparen, what, instead)
+					}
 				}
 			case *ast.TypeSwitchStmt:
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
 					fail(n.Switch, "a type switch on an any value with interface-type cases (they never match)",
 						"switch on concrete types, or declare the variable with the interface type")
+				} else if x != nil {
+					for _, cc := range n.Body.List {
+						for _, t := range cc.(*ast.CaseClause).List {
+							if what, instead := c.wrongAssertion(x, t); what != "" {
+								fail(t.Pos(), what, instead)
+							}
+						}
+					}
 				}
 			}
 			return true
@@ -624,4 +636,45 @@ func hiddenField(t types.Type, seen map[types.Type]bool) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// wrongAssertion finds the type assertions (and type switch cases) from a value of a non-empty
+// interface type that yaegi v0.16.1 answers wrongly without an error: to an interface a cell
+// declares or an interface literal (it answers no where Go answers yes), and to a cell's type
+// that is not a pointer (no, or a panic). It returns what to say, and what to write instead;
+// "" when the assertion is fine.
+func (c *cellCtx) wrongAssertion(x, target ast.Expr) (what, instead string) {
+	if c.checked == nil || isNilIdent(target) {
+		return "", ""
+	}
+	xt := c.typeOf(x)
+	tv, ok := c.checked.info.Types[target]
+	if xt == nil || !ok || !tv.IsType() {
+		return "", ""
+	}
+	if it, ok := xt.Underlying().(*types.Interface); !ok || it.Empty() {
+		return "", ""
+	}
+	t := types.Unalias(tv.Type)
+	named, isNamed := t.(*types.Named)
+	mine := isNamed && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "main"
+	switch {
+	case types.IsInterface(t) && (mine || !isNamed):
+		return "a type assertion to the interface " + types.TypeString(t, cellQualifier) + " from a value of interface type " +
+				types.TypeString(xt, cellQualifier) + " (the interpreter answers no where Go answers yes)",
+			"assert to the concrete types, or call the method through a compiled interface such as fmt.Stringer"
+	case mine && !types.IsInterface(t):
+		return "a type assertion to " + named.Obj().Name() + ", a cell's type that is not a pointer, from a value of interface type " +
+				types.TypeString(xt, cellQualifier) + " (the interpreter does not match it)",
+			"give the type pointer methods and assert to *" + named.Obj().Name() + ", or use errors.As with a *" + named.Obj().Name()
+	}
+	return "", ""
+}
+
+// cellQualifier writes a cell's types by name and other packages' by package name.
+func cellQualifier(p *types.Package) string {
+	if p.Path() == "main" {
+		return ""
+	}
+	return p.Name()
 }

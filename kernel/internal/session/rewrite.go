@@ -278,6 +278,9 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
 		}
+		if st := c.typeSwitchChain(s); st != nil {
+			return st
+		}
 		if st := c.typeSwitchBinding(s); st != nil {
 			return st
 		}

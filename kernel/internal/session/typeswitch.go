@@ -1,0 +1,152 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A rewrite for a fault of yaegi v0.16.1 that gives a wrong answer without an error: a type
+// switch on a value of a non-empty interface type (an error, a fmt.Stringer, a cell's
+// interface) never matches a case of a cell's pointer type, and misses its nil case, though
+// the same test written as a type assertion works. So
+//
+//	switch v := err.(type) {
+//	case *NotFound: A
+//	case nil:       B
+//	default:        C
+//	}
+//
+// becomes
+//
+//	{
+//		__ts1 := err
+//		if v, ok := __ts1.(*NotFound); ok { _ = v; A } else if __ts1 == nil { v := __ts1; _ = v; B } else { v := __ts1; _ = v; C }
+//	}
+//
+// A switch whose cases break out of it is left alone (break would leave the enclosing loop).
+
+// typeSwitchChain rewrites s when the check types its subject as a non-empty interface, or
+// returns nil.
+func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
+	x := typeSwitchSubject(s)
+	if x == nil || c.checked == nil {
+		return nil
+	}
+	it, ok := types.Unalias(c.typeOf(x)).Underlying().(*types.Interface)
+	if !ok || it.Empty() {
+		return nil
+	}
+	breaks := false
+	for _, cc := range s.Body.List {
+		findJumps(cc.(*ast.CaseClause).Body, true, false, func([]ast.Stmt, int, *ast.BranchStmt) { breaks = true })
+	}
+	if breaks {
+		return nil
+	}
+	var bind *ast.Ident
+	if a, ok := s.Assign.(*ast.AssignStmt); ok {
+		bind = a.Lhs[0].(*ast.Ident)
+	}
+	c.tmp++
+	subject := ast.NewIdent(fmt.Sprintf("__ts%d", c.tmp))
+	pos := s.Pos()
+
+	// bound declares the switch's variable in a clause that does not narrow it.
+	bound := func(body []ast.Stmt) []ast.Stmt {
+		if bind == nil {
+			return body
+		}
+		return append([]ast.Stmt{
+			&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(bind.Name)}, Tok: token.DEFINE, TokPos: pos, Rhs: []ast.Expr{ast.NewIdent(subject.Name)}},
+			blankUse(bind.Name),
+		}, body...)
+	}
+	var chain ast.Stmt   // the first if of the chain
+	var last *ast.IfStmt // where the next case goes
+	var deflt []ast.Stmt // the default clause's body, if any
+	add := func(ifs *ast.IfStmt) {
+		if last == nil {
+			chain = ifs
+		} else {
+			last.Else = ifs
+		}
+		last = ifs
+	}
+	for _, cc := range s.Body.List {
+		clause := cc.(*ast.CaseClause)
+		if clause.List == nil {
+			deflt = clause.Body
+			continue
+		}
+		if len(clause.List) == 1 && !isNilIdent(clause.List[0]) {
+			// One type: the variable has it, from a comma-ok assertion.
+			name := "_"
+			if bind != nil {
+				name = bind.Name
+			}
+			ok := ast.NewIdent(fmt.Sprintf("__ok%d", c.tmp))
+			body := clause.Body
+			if bind != nil {
+				body = append([]ast.Stmt{blankUse(bind.Name)}, body...)
+			}
+			add(&ast.IfStmt{If: clause.Pos(),
+				Init: &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ok}, Tok: token.DEFINE, TokPos: clause.Pos(),
+					Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: clause.List[0]}}},
+				Cond: ast.NewIdent(ok.Name),
+				Body: &ast.BlockStmt{Lbrace: clause.Colon, List: body, Rbrace: clause.End()}})
+			continue
+		}
+		// Several types, or nil: the variable keeps the subject's type.
+		var cond ast.Expr
+		for _, t := range clause.List {
+			var test ast.Expr
+			if isNilIdent(t) {
+				test = &ast.BinaryExpr{X: ast.NewIdent(subject.Name), Op: token.EQL, Y: ast.NewIdent("nil")}
+			} else {
+				test = &ast.CallExpr{Fun: &ast.FuncLit{
+					Type: &ast.FuncType{Params: &ast.FieldList{}, Results: &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent("bool")}}}},
+					Body: &ast.BlockStmt{List: []ast.Stmt{
+						&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_"), ast.NewIdent("ok")}, Tok: token.DEFINE,
+							Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: t}}},
+						&ast.ReturnStmt{Results: []ast.Expr{ast.NewIdent("ok")}},
+					}}}}
+			}
+			if cond == nil {
+				cond = test
+			} else {
+				cond = &ast.BinaryExpr{X: cond, Op: token.LOR, Y: test}
+			}
+		}
+		add(&ast.IfStmt{If: clause.Pos(), Cond: cond,
+			Body: &ast.BlockStmt{Lbrace: clause.Colon, List: bound(clause.Body), Rbrace: clause.End()}})
+	}
+	if deflt != nil {
+		d := &ast.BlockStmt{Lbrace: pos, List: bound(deflt), Rbrace: s.End()}
+		if last == nil {
+			chain = d
+		} else {
+			last.Else = d
+		}
+	}
+	list := []ast.Stmt{}
+	if s.Init != nil {
+		list = append(list, s.Init)
+	}
+	list = append(list, &ast.AssignStmt{Lhs: []ast.Expr{subject}, Tok: token.DEFINE, TokPos: pos, Rhs: []ast.Expr{x}})
+	if chain != nil {
+		list = append(list, chain)
+	}
+	return &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: s.End()}
+}
+
+// blankUse is `_ = name`: a switch's variable need not be used in every clause.
+func blankUse(name string) ast.Stmt {
+	return &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(name)}}
+}
+
+func isNilIdent(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "nil"
+}
