@@ -56,9 +56,11 @@ test-go:
 # Each starts from its committed seeds alone (a fresh fuzz cache): the inputs an earlier long
 # `make fuzz` left in the machine's cache would take the short run's time just to replay. The
 # time includes replaying the seeds, so FuzzCell (about 110 seeds, each type-checked) gets 20 s.
+# FuzzCell does not minimize what it finds: its worker dies while minimizing after 10–100 s
+# (an open fault, see the README's Fuzzing section); without minimizing it runs clean.
 test-fuzz:
 	d=$$(mktemp -d) && $(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5s ./kernel -test.fuzzcachedir $$d/decode && \
-	  $(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime 20s ./kernel/internal/session -test.fuzzcachedir $$d/cell; \
+	  $(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime 20s -fuzzminimizetime 0s ./kernel/internal/session -test.fuzzcachedir $$d/cell; \
 	  rc=$$?; rm -rf $$d; exit $$rc
 
 test-python: build

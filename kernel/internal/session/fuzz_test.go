@@ -30,6 +30,9 @@ func FuzzCell(f *testing.F) {
 	args := os.Args // a session gives the process a program's command line; the fuzzer needs its own
 	s := newSession(f)
 	os.Args = args
+	// prepare runs no cell: give fds 1 and 2 back to the fuzzing worker, so that anything it
+	// writes as it dies (a fatal error, a stack overflow) reaches the fuzzer's log.
+	stopCapture()
 	f.Fuzz(func(t *testing.T, code string) {
 		done := make(chan struct{})
 		var c *cellCtx
