@@ -75,6 +75,7 @@ func (c *cellCtx) rewritePiece(p *piece) {
 	c.deferredLiterals(p.root())
 	c.closuresInLoops(p.root())
 	c.selectJumps(p.root())
+	c.methodValues(p.root())
 	switch p.kind {
 	case declPiece:
 		for _, d := range p.file.Decls {
