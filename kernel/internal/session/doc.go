@@ -13,8 +13,11 @@
 //	state.go       what the cell changes in the session's declarations: what it redefines,
 //	               which earlier declarations are compiled again, dropped or broken
 //	rewrite.go     gaps the kernel closes: typed := at the top level, range over int, loop
-//	               variables, go statements, a top-level defer, func main, … (kinds.go and
-//	               walk.go help it)
+//	               variables, go statements, a top-level defer, func main, …; with a file each
+//	               for closures.go (a loop's closures handed to compiled code), selects.go
+//	               (break and continue in a select), typeswitch.go (type switches on
+//	               interfaces) and methodvalues.go (method values copy their receiver);
+//	               kinds.go and walk.go help them
 //	session.go     evaluate: compile every piece, then run them in order; the trailing
 //	               expression becomes the result (cellctx.go); scope.go takes a failed cell's
 //	               names back out of the interpreter
