@@ -241,6 +241,19 @@ func (c *cellCtx) bindDeferArgs(d *ast.DeferStmt) []ast.Stmt {
 	return []ast.Stmt{&ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs, TokPos: d.Pos()}, d}
 }
 
+// switchInitOutside writes `switch init; tag { … }` as `{ init; switch tag { … } }`, with
+// labeled the switch or its labeled statement: yaegi v0.16.1 matches no case of a switch
+// with an init statement whose cases are constants of a compiled type (`switch v :=
+// reflect.ValueOf(x); v.Kind() { case reflect.String: … }` fell to default, with no error).
+func switchInitOutside(sw *ast.SwitchStmt, labeled ast.Stmt) ast.Stmt {
+	if sw.Init == nil {
+		return labeled
+	}
+	init := sw.Init
+	sw.Init = nil
+	return &ast.BlockStmt{Lbrace: labeled.Pos(), List: []ast.Stmt{init, labeled}, Rbrace: labeled.End()}
+}
+
 func isCompound(s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
@@ -275,6 +288,7 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
 		}
+		return switchInitOutside(s, s)
 	case *ast.TypeSwitchStmt:
 		for _, cc := range s.Body.List {
 			cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
@@ -290,6 +304,12 @@ func (c *cellCtx) stmt(s ast.Stmt) ast.Stmt {
 			cc.(*ast.CommClause).Body = c.stmts(cc.(*ast.CommClause).Body)
 		}
 	case *ast.LabeledStmt:
+		if sw, ok := s.Stmt.(*ast.SwitchStmt); ok {
+			for _, cc := range sw.Body.List {
+				cc.(*ast.CaseClause).Body = c.stmts(cc.(*ast.CaseClause).Body)
+			}
+			return switchInitOutside(sw, s) // the label stays on the switch
+		}
 		s.Stmt = c.stmt(s.Stmt)
 	case *ast.GoStmt:
 		return c.goStmt(s)
