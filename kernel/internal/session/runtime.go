@@ -92,15 +92,36 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"Args": reflect.ValueOf(&cellArgs).Elem(),
 		},
 		"flag/flag": cellFlagSymbols(s),
-		"log/log":   {"Fatal": fatal, "Fatalf": fatalf, "Fatalln": fatalln},
+		"log/log":   cellLogSymbols(fatal, fatalf, fatalln),
 		"errors/errors": {
 			"As": reflect.ValueOf(errorsAs),
 		},
 		// Interpreted values passed to log.Fatal keep their String and Error methods, as
-		// they do for log.Print.
+		// they do for log.Print (package stdlib's MapTypes).
 		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
 			fatal: logMapTypes, fatalf: logMapTypes, fatalln: logMapTypes,
 		})},
+	}
+}
+
+// cellLogSymbols is package log for cells: its standard logger is the process's own, as in a
+// program, so that log.SetOutput and log.SetFlags in a cell reach what compiled code logs
+// through it (log/slog's default handler does); yaegi alone gives cells a logger of their own,
+// and slog.Info then ignored a cell's log.SetOutput, with no error. Its output starts as the
+// running cell's stderr (capture.go), and Fatal ends the cell (logFatal).
+func cellLogSymbols(fatal, fatalf, fatalln reflect.Value) map[string]reflect.Value {
+	log.SetOutput(logOutput{})
+	log.SetFlags(log.LstdFlags)
+	log.SetPrefix("")
+	return map[string]reflect.Value{
+		"Fatal": fatal, "Fatalf": fatalf, "Fatalln": fatalln,
+		"Default": reflect.ValueOf(log.Default), "Flags": reflect.ValueOf(log.Flags),
+		"Output": reflect.ValueOf(log.Output), "Prefix": reflect.ValueOf(log.Prefix),
+		"Print": reflect.ValueOf(log.Print), "Printf": reflect.ValueOf(log.Printf),
+		"Println": reflect.ValueOf(log.Println), "Panic": reflect.ValueOf(log.Panic),
+		"Panicf": reflect.ValueOf(log.Panicf), "Panicln": reflect.ValueOf(log.Panicln),
+		"SetFlags": reflect.ValueOf(log.SetFlags), "SetOutput": reflect.ValueOf(log.SetOutput),
+		"SetPrefix": reflect.ValueOf(log.SetPrefix), "Writer": reflect.ValueOf(log.Writer),
 	}
 }
 
@@ -139,7 +160,7 @@ var (
 	})
 )
 
-// logMapTypes are the interface wrappers yaegi uses for log.Fatal's arguments.
+// logMapTypes are the interface wrappers yaegi gives the arguments of log.Fatal.
 var logMapTypes = stdlib.MapTypes[reflect.ValueOf(log.Fatal)]
 
 // --- the program's view of itself --------------------------------------------------------------

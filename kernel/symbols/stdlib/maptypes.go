@@ -1,5 +1,7 @@
-// Copied from yaegi v0.16.1 (stdlib/maptypes.go, Apache License 2.0), unchanged but for this
-// comment: the interface wrappers yaegi needs for fmt, log, encoding/json and encoding/xml.
+// Copied from yaegi v0.16.1 (stdlib/maptypes.go, Apache License 2.0): the interface wrappers
+// yaegi needs for fmt, log, encoding/json and encoding/xml. Added here: log's printing functions
+// (cells print through the process's standard logger, not a copy of yaegi's) and log/slog's,
+// whose arguments are logged with their String and LogValue methods.
 
 package stdlib
 
@@ -9,6 +11,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"log"
+	"log/slog"
 	"reflect"
 )
 
@@ -35,6 +38,15 @@ func init() {
 	MapTypes[reflect.ValueOf(log.Panic)] = mt
 	MapTypes[reflect.ValueOf(log.Panicf)] = mt
 	MapTypes[reflect.ValueOf(log.Panicln)] = mt
+	MapTypes[reflect.ValueOf(log.Print)] = mt
+	MapTypes[reflect.ValueOf(log.Printf)] = mt
+	MapTypes[reflect.ValueOf(log.Println)] = mt
+
+	smt := append([]reflect.Type{reflect.TypeOf((*slog.LogValuer)(nil)).Elem()}, mt...)
+	for _, f := range []any{slog.Info, slog.Warn, slog.Error, slog.Debug, slog.InfoContext,
+		slog.WarnContext, slog.ErrorContext, slog.DebugContext, slog.Log, slog.Any, slog.Group, slog.AnyValue} {
+		MapTypes[reflect.ValueOf(f)] = smt
+	}
 
 	mt = []reflect.Type{reflect.TypeOf((*fmt.Scanner)(nil)).Elem()}
 
