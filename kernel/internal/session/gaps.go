@@ -2,9 +2,11 @@ package session
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -33,10 +35,22 @@ func (c *cellCtx) check() error {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if enc, t, field := c.encodesHiddenFields(call); enc != "" {
-					fail(call.Pos(), enc+" of "+t+", a cell's struct with unexported field "+field+" (the interpreter "+
-						"exports such fields, so "+enc+" would write it; Go leaves it out)",
-						"export the fields to encode, or convert to a struct type with only those fields")
+					fail(call.Pos(), enc+" of "+t+", a cell's struct with an "+field+" (the interpreter builds "+
+						"cell structs with every field exported and none embedded, so "+enc+" would not see what Go sees)",
+						"export the fields, name the embedded ones, or convert to a struct type with only exported fields")
 				}
+				if verb, t := c.formatsCellType(call); verb != "" {
+					fail(call.Pos(), verb+" of "+t+", a type a cell declares (the interpreter's types print other "+
+						"field and type names, and hide a GoString method)", "print with %v, or print the fields yourself")
+				}
+				if m, t := c.slogMethodOfCellValuer(call); m != "" {
+					fail(call.Pos(), m+" with a "+t+" argument (the interpreter hides its LogValue and String methods "+
+						"from slog's methods)", "log through the package's functions (slog.Info, …), or pass v.LogValue() or v.String()")
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok && c.framesName(id) {
+				fail(id.Pos(), id.Name+" (in a cell, the caller's frames and source lines are the interpreter's: "+
+					"value.go:586, reflect.Value.call)", "leave it out: a cell has no source file of its own")
 			}
 			switch n := n.(type) {
 			case *ast.ImportSpec:
@@ -556,53 +570,79 @@ func (c *cellCtx) hasInterfaceAssertion() bool {
 	return found
 }
 
-// encoders are the functions and methods that encode a value's exported fields by reflection.
-var encoders = map[string]bool{
-	"encoding/json.Marshal": true, "encoding/json.MarshalIndent": true, "(*encoding/json.Encoder).Encode": true,
-	"encoding/xml.Marshal": true, "encoding/xml.MarshalIndent": true, "(*encoding/xml.Encoder).Encode": true,
-	"(*encoding/gob.Encoder).Encode": true,
+// reflective are the functions and methods that read a value's fields by reflection, with the
+// index of the argument they read: yaegi v0.16.1 builds a cell's struct with reflect, which
+// can neither make unexported fields (it exports them: x becomes Xx) nor mark a field
+// embedded, so what they see is not what Go's program would have.
+var reflective = map[string]int{
+	"encoding/json.Marshal": 0, "encoding/json.MarshalIndent": 0, "(*encoding/json.Encoder).Encode": 0,
+	"encoding/json.Unmarshal": 1, "(*encoding/json.Decoder).Decode": 0,
+	"encoding/xml.Marshal": 0, "encoding/xml.MarshalIndent": 0, "(*encoding/xml.Encoder).Encode": 0,
+	"encoding/xml.Unmarshal": 1, "(*encoding/xml.Decoder).Decode": 0,
+	"(*encoding/gob.Encoder).Encode": 0, "(*encoding/gob.Decoder).Decode": 0,
+	"reflect.ValueOf": 0, "reflect.TypeOf": 0,
 }
 
-// encodesHiddenFields finds a call of an encoder on a value whose type holds a cell's struct
-// type with an unexported field: yaegi v0.16.1 builds such a struct with the field exported
-// (x becomes Xx), so the encoder would write what Go leaves out. It returns the encoder, the
-// type and the field, or "" when the call is fine.
-func (c *cellCtx) encodesHiddenFields(call *ast.CallExpr) (enc, typ, field string) {
-	if c.checked == nil || len(call.Args) == 0 {
-		return "", "", ""
+// callee is the function or method a call calls, nil for a call of a function value.
+func (c *cellCtx) callee(call *ast.CallExpr) *types.Func {
+	if c.checked == nil {
+		return nil
 	}
-	var fn *types.Func
-	switch f := call.Fun.(type) {
+	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.SelectorExpr:
 		if sel := c.checked.info.Selections[f]; sel != nil {
-			fn, _ = sel.Obj().(*types.Func)
-		} else {
-			fn, _ = c.checked.info.Uses[f.Sel].(*types.Func)
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := c.checked.info.Uses[f.Sel].(*types.Func)
+		return fn
+	case *ast.Ident:
+		fn, _ := c.checked.info.Uses[f].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// funcName is fn as a student reads it: json.Marshal, (*json.Encoder).Encode.
+func funcName(fn *types.Func) string {
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		star := ""
+		if p, ok := t.(*types.Pointer); ok {
+			t, star = p.Elem(), "*"
+		}
+		if n, ok := t.(*types.Named); ok {
+			return "(" + star + fn.Pkg().Name() + "." + n.Obj().Name() + ")." + fn.Name()
 		}
 	}
-	if fn == nil || !encoders[fn.FullName()] {
+	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// encodesHiddenFields finds a call of a reflective function on a value whose type holds a
+// cell's struct with an unexported or embedded field. It returns the function, the type and
+// what is wrong with it, or "" when the call is fine.
+func (c *cellCtx) encodesHiddenFields(call *ast.CallExpr) (enc, typ, field string) {
+	fn := c.callee(call)
+	if fn == nil || fn.Pkg() == nil {
 		return "", "", ""
 	}
-	t := c.typeOf(call.Args[0])
+	i, ok := reflective[fn.FullName()]
+	if !ok || i >= len(call.Args) {
+		return "", "", ""
+	}
+	t := c.typeOf(call.Args[i])
 	if t == nil {
 		return "", "", ""
 	}
 	if name, f := hiddenField(t, map[types.Type]bool{}); f != "" {
-		enc := fn.Pkg().Name() + "." + fn.Name()
-		if recv := fn.Signature().Recv(); recv != nil {
-			if p, ok := recv.Type().(*types.Pointer); ok {
-				if n, ok := p.Elem().(*types.Named); ok {
-					enc = "(*" + fn.Pkg().Name() + "." + n.Obj().Name() + ")." + fn.Name()
-				}
-			}
-		}
-		return enc, name, f
+		return funcName(fn), name, f
 	}
 	return "", "", ""
 }
 
 // hiddenField finds, in t or a type it holds, a struct declared by a cell with an unexported
-// field, and returns the type's name and the field's.
+// or embedded field, and returns the type's name and the field, said as "unexported field x"
+// or "embedded field Address".
 func hiddenField(t types.Type, seen map[types.Type]bool) (string, string) {
 	if seen[t] {
 		return "", ""
@@ -612,8 +652,11 @@ func hiddenField(t types.Type, seen map[types.Type]bool) (string, string) {
 	case *types.Named:
 		if st, ok := u.Underlying().(*types.Struct); ok && u.Obj().Pkg() != nil && u.Obj().Pkg().Path() == "main" {
 			for i := 0; i < st.NumFields(); i++ {
-				if f := st.Field(i); !f.Exported() && f.Name() != "_" {
-					return u.Obj().Name(), f.Name()
+				switch f := st.Field(i); {
+				case f.Embedded():
+					return u.Obj().Name(), "embedded field " + f.Name()
+				case !f.Exported() && f.Name() != "_":
+					return u.Obj().Name(), "unexported field " + f.Name()
 				}
 			}
 		}
@@ -633,6 +676,132 @@ func hiddenField(t types.Type, seen map[types.Type]bool) (string, string) {
 			if n, f := hiddenField(u.Field(i).Type(), seen); f != "" {
 				return n, f
 			}
+		}
+	}
+	return "", ""
+}
+
+// formatters are the printing functions with a format string, by the index of the format.
+var formatters = map[string]int{
+	"fmt.Printf": 0, "fmt.Sprintf": 0, "fmt.Errorf": 0, "fmt.Fprintf": 1, "fmt.Appendf": 1,
+	"log.Printf": 0, "log.Fatalf": 0, "log.Panicf": 0, "(*log.Logger).Printf": 0,
+	"(*log.Logger).Fatalf": 0, "(*log.Logger).Panicf": 0,
+}
+
+// formatVerb is one verb of a format: flags, width and precision, and the verb's letter.
+var formatVerb = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?[0-9*]*(\.[0-9*]*)?(\[[0-9]+\])?.`)
+
+// formatsCellType finds a Printf-like call whose constant format prints a value of a cell's
+// type with %+v, %#v or %T (its Go syntax, field names or type): yaegi's reflect-built types
+// print other names (Xx for a field x, struct {…} for main.T) and hide a GoString method. It
+// returns the verb and the type, "" when the call is fine.
+func (c *cellCtx) formatsCellType(call *ast.CallExpr) (verb, typ string) {
+	fn := c.callee(call)
+	if fn == nil || fn.Pkg() == nil {
+		return "", ""
+	}
+	i, ok := formatters[fn.FullName()]
+	if !ok || i >= len(call.Args) {
+		return "", ""
+	}
+	tv := c.checked.info.Types[call.Args[i]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", ""
+	}
+	args := call.Args[i+1:]
+	next := 0 // the argument the next verb prints
+	for _, v := range formatVerb.FindAllString(constant.StringVal(tv.Value), -1) {
+		if v == "%%" {
+			continue
+		}
+		if strings.Contains(v, "[") { // explicit argument indexes: check every argument
+			next = -1
+		}
+		if next >= 0 {
+			next += strings.Count(v, "*")
+		}
+		goSyntax := strings.HasSuffix(v, "T") || (strings.HasSuffix(v, "v") && strings.ContainsAny(v, "+#"))
+		for k, a := range args {
+			if (next < 0 || k == next) && goSyntax {
+				if t := c.typeOf(a); t != nil && mentionsCellType(t) {
+					return v, types.TypeString(t, cellQualifier)
+				}
+			}
+		}
+		if next >= 0 {
+			next++
+		}
+	}
+	return "", ""
+}
+
+// mentionsCellType reports whether t is, or holds, a type a cell declared.
+func mentionsCellType(t types.Type) bool {
+	found := false
+	var walk func(types.Type)
+	seen := map[types.Type]bool{}
+	walk = func(t types.Type) {
+		if found || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.Named:
+			if u.Obj().Pkg() != nil && u.Obj().Pkg().Path() == "main" {
+				found = true
+			}
+		case *types.Pointer:
+			walk(u.Elem())
+		case *types.Slice:
+			walk(u.Elem())
+		case *types.Array:
+			walk(u.Elem())
+		case *types.Map:
+			walk(u.Key())
+			walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		}
+	}
+	walk(t)
+	return found
+}
+
+// interpreterFrames are the names whose answer describes the calling code's frames or source
+// lines: in a cell they describe the interpreter's (value.go:586, reflect.Value.call).
+var interpreterFrames = map[string]bool{
+	"runtime.Caller": true, "runtime.Callers": true, "runtime.CallersFrames": true, "runtime.FuncForPC": true,
+	"log.Lshortfile": true, "log.Llongfile": true, "log/slog.AddSource": true,
+}
+
+// framesName reports whether id names one of interpreterFrames (slog.HandlerOptions's
+// AddSource field included).
+func (c *cellCtx) framesName(id *ast.Ident) bool {
+	if c.checked == nil {
+		return false
+	}
+	obj := c.checked.info.Uses[id]
+	return obj != nil && obj.Pkg() != nil && interpreterFrames[obj.Pkg().Path()+"."+obj.Name()]
+}
+
+// slogMethodOfCellValuer finds a call of a method of a log/slog type with an argument of a
+// cell's type that has a LogValue or String method: yaegi passes the value without them (the
+// package's functions, slog.Info and the others, get them). It returns the method and the type.
+func (c *cellCtx) slogMethodOfCellValuer(call *ast.CallExpr) (method, typ string) {
+	fn := c.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "log/slog" || fn.Signature().Recv() == nil {
+		return "", ""
+	}
+	for _, a := range call.Args {
+		t := c.typeOf(a)
+		if t == nil || !mentionsCellType(t) {
+			continue
+		}
+		mset := types.NewMethodSet(types.NewPointer(t))
+		if mset.Lookup(nil, "LogValue") != nil || mset.Lookup(nil, "String") != nil {
+			return funcName(fn), types.TypeString(t, cellQualifier)
 		}
 	}
 	return "", ""
