@@ -21,6 +21,7 @@ type cellCtx struct {
 	trailing     ast.Expr          // the trailing expression, while wrapped in __gptnotes.Result
 	renderedTail int               // statements renderedResult put in its place, 0 if none
 	checked      *checkResult      // what the type check found
+	imports      map[string]string // checkImports, once worked out
 	change       *change           // what the cell changes in the session's declarations
 	definedHere  map[string]string // variables typedDefines declared, → type
 	wrapDefers   bool              // the last piece runs in a function literal (deferWrapped)
@@ -72,7 +73,7 @@ func (c *cellCtx) prepareDecls(p *piece) bool {
 // record remembers what an evaluated piece declared.
 func (c *cellCtx) record(p *piece) {
 	if p.kind == stmtPiece {
-		c.recordVarTypes(p.body)
+		c.recordVarTypes()
 		return
 	}
 	for _, d := range p.file.Decls {
@@ -361,40 +362,10 @@ func mainTypeName(t types.Type) string {
 	return ""
 }
 
-// recordVarTypes remembers the cell-declared type of globals (x := T{…}, x := T(…),
-// x := newT(), var x T), for completing x's methods and rendering x.
-func (c *cellCtx) recordVarTypes(body *ast.BlockStmt) {
-	if c.checked != nil { // the check's types say it for every variable the cell made
-		for id, obj := range c.checked.defined {
-			c.s.varTypes[id.Name] = mainTypeName(obj.Type())
-		}
-		return
-	}
-	typeName := c.staticTypeName
-	for _, st := range body.List {
-		switch st := st.(type) {
-		case *ast.AssignStmt:
-			if st.Tok == token.DEFINE && len(st.Lhs) == len(st.Rhs) {
-				for i, l := range st.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						c.s.varTypes[id.Name] = typeName(st.Rhs[i])
-					}
-				}
-			}
-		case *ast.DeclStmt:
-			if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
-				for _, sp := range g.Specs {
-					vs := sp.(*ast.ValueSpec)
-					for i, id := range vs.Names {
-						switch {
-						case vs.Type != nil:
-							c.s.varTypes[id.Name] = typeName(vs.Type)
-						case i < len(vs.Values):
-							c.s.varTypes[id.Name] = typeName(vs.Values[i])
-						}
-					}
-				}
-			}
-		}
+// recordVarTypes remembers the cell-declared type of the globals the cell made (the check's
+// types), for completing x's methods and rendering x.
+func (c *cellCtx) recordVarTypes() {
+	for id, obj := range c.checked.defined {
+		c.s.varTypes[id.Name] = mainTypeName(obj.Type())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -141,7 +142,7 @@ func (c *cellCtx) checkPiece(k int, res *checkResult, cellVars map[string]*state
 func (c *cellCtx) checkOnce(k int, res *checkResult, cellVars map[string]*stateVar) (errs []types.Error, stateErrs map[*stateDecl]string) {
 	fset := c.s.fset
 	declared := c.cellDeclNames(k)
-	imports := c.checkImports()
+	imports := maps.Clone(c.checkImports()) // the vars file adds its hidden imports
 
 	var files []*ast.File
 	stateFiles := map[string]*stateDecl{}
@@ -438,8 +439,12 @@ func (c *cellCtx) replaced(d *stateDecl, declared map[string]bool, cellVars map[
 	return false
 }
 
-// checkImports is every import a check sees, name → path: the session's and the cell's.
+// checkImports is every import a check sees, name → path: the session's and the cell's. It is
+// worked out once a cell; callers must not change it.
 func (c *cellCtx) checkImports() map[string]string {
+	if c.imports != nil {
+		return c.imports
+	}
 	imports := map[string]string{}
 	for key, name := range c.s.imports {
 		imports[name] = key[strings.LastIndex(key, " ")+1:]
@@ -454,6 +459,7 @@ func (c *cellCtx) checkImports() map[string]string {
 	}
 	delete(imports, "_")
 	delete(imports, ".")
+	c.imports = imports
 	return imports
 }
 

@@ -119,14 +119,6 @@ func (c *cellCtx) check() error {
 			}
 			return true
 		})
-		if p.kind == stmtPiece && c.checked == nil { // typed, typedDefines declares them
-			for _, st := range p.body.List {
-				if pos, name := c.genericDefine(st); name != "" {
-					fail(pos, "x := "+name+"(…) at the top level of a cell (yaegi cannot type a global "+
-						"initialized by a generic call)", "declare it, then assign: var x T; x = "+name+"(…)")
-				}
-			}
-		}
 	}
 	return err
 }
@@ -256,89 +248,6 @@ func (c *cellCtx) importPath(name string) string {
 		}
 	}
 	return ""
-}
-
-// genericDefine finds `x := f(…)` / `var x [T] = f(…)` with f generic, among a cell's top-level
-// statements (inside functions yaegi handles them; with the type written, yaegi silently
-// leaves x zero).
-func (c *cellCtx) genericDefine(st ast.Stmt) (token.Pos, string) {
-	var values []ast.Expr
-	switch st := st.(type) {
-	case *ast.AssignStmt:
-		if st.Tok == token.DEFINE {
-			values = st.Rhs
-		}
-	case *ast.DeclStmt:
-		if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			for _, sp := range g.Specs {
-				values = append(values, sp.(*ast.ValueSpec).Values...)
-			}
-		}
-	}
-	for _, v := range values {
-		if name := c.genericCall(v); name != "" {
-			return v.Pos(), name
-		}
-	}
-	return token.NoPos, ""
-}
-
-// genericCall returns the name of the generic function whose call gives e its value, if any.
-func (c *cellCtx) genericCall(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.ParenExpr:
-		return c.genericCall(e.X)
-	case *ast.UnaryExpr:
-		return c.genericCall(e.X)
-	case *ast.BinaryExpr:
-		if n := c.genericCall(e.X); n != "" {
-			return n
-		}
-		return c.genericCall(e.Y)
-	case *ast.CallExpr:
-		fun := e.Fun
-		if ix, ok := fun.(*ast.IndexExpr); ok {
-			fun = ix.X
-		}
-		switch f := fun.(type) {
-		case *ast.Ident:
-			if (f.Name == "min" || f.Name == "max") && c.funcDecl(f.Name) == nil && c.kinds[f.Name] == kindUnknown {
-				return f.Name
-			}
-			if d := c.funcDecl(f.Name); d != nil && d.Type.TypeParams != nil && resultUsesTypeParam(d.Type) {
-				return f.Name
-			}
-		case *ast.SelectorExpr:
-			if x, ok := f.X.(*ast.Ident); ok && c.importPath(x.Name) == "slices" && genericSlicesResult[f.Sel.Name] {
-				return x.Name + "." + f.Sel.Name
-			}
-		}
-	}
-	return ""
-}
-
-// genericSlicesResult lists the kernel's slices functions whose result has the element type.
-var genericSlicesResult = map[string]bool{"Max": true, "Min": true, "Clone": true}
-
-// resultUsesTypeParam reports whether a generic function's results mention a type parameter.
-func resultUsesTypeParam(t *ast.FuncType) bool {
-	if t.Results == nil {
-		return false
-	}
-	params := map[string]bool{}
-	for _, f := range t.TypeParams.List {
-		for _, n := range f.Names {
-			params[n.Name] = true
-		}
-	}
-	found := false
-	ast.Inspect(t.Results, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && params[id.Name] {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // typeSwitchSubject is x in switch x.(type) / switch v := x.(type).

@@ -70,11 +70,6 @@ func (s *Session) forget(names ...string) {
 	}
 }
 
-// declaredInInterpreter reports whether package main has name.
-func (s *Session) declaredInInterpreter(name string) bool {
-	sym := s.mainScope()
-	return sym.IsValid() && sym.MapIndex(reflect.ValueOf(name)).IsValid()
-}
 
 // dropCompiled lets go of what yaegi v0.16.1 keeps of every cell it compiled for its debugger
 // alone, which the kernel does not use: the syntax tree of each compile (Interpreter.roots)

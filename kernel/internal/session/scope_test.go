@@ -35,3 +35,9 @@ func TestScopeReflection(t *testing.T) {
 		t.Errorf("helper() = %q, %v after dropping the compiled trees", res, err)
 	}
 }
+
+// declaredInInterpreter reports whether package main has name.
+func (s *Session) declaredInInterpreter(name string) bool {
+	sym := s.mainScope()
+	return sym.IsValid() && sym.MapIndex(reflect.ValueOf(name)).IsValid()
+}
