@@ -70,7 +70,6 @@ func (s *Session) forget(names ...string) {
 	}
 }
 
-
 // dropCompiled lets go of what yaegi v0.16.1 keeps of every cell it compiled for its debugger
 // alone, which the kernel does not use: the syntax tree of each compile (Interpreter.roots)
 // and the scopes each one opened under the package scope (scope.child). Without it a session
