@@ -67,8 +67,8 @@ func TestList(t *testing.T) {
 }
 
 // TestFirstExamples runs the first 15 examples of the list in the bare mode: every run must get
-// a class from the harness itself (no harness failure, no crash of the worker), and an error
-// must come with its message. What the kernel makes of each is logged, not asserted.
+// a class from the harness itself (no harness failure, no crash of the worker), an error must
+// come with its message, and none may print something other than its output with no error.
 func TestFirstExamples(t *testing.T) {
 	entries, _, err := readList(listFile)
 	if err != nil {
@@ -97,9 +97,45 @@ func TestFirstExamples(t *testing.T) {
 			t.Errorf("%s: an error without a message", e)
 		case mo.Class == "":
 			t.Errorf("%s: no class", e)
+		case mo.Class == differs:
+			t.Errorf("%s printed something other than its // Output:, with no error: %s", e, mo.Msg)
 		}
 	}
 	t.Logf("first examples: %v", counts)
+}
+
+// silentBefore are the examples of the list that printed something other than their //
+// Output:, with no error, before the kernel closed or refused what made them differ.
+var silentBefore = []string{
+	"encoding/xml/example_test.go ExampleEncoder", "encoding/xml/example_test.go ExampleMarshalIndent",
+	"encoding/xml/example_test.go ExampleUnmarshal", "fmt/gostringer_example_test.go ExampleGoStringer",
+	"log/example_test.go ExampleLogger", "log/example_test.go ExampleLogger_Output",
+	"log/slog/example_log_level_test.go ExampleSetLogLoggerLevel_log",
+	"log/slog/example_log_level_test.go ExampleSetLogLoggerLevel_slog",
+	"log/slog/example_logvaluer_secret_test.go ExampleLogValuer_secret",
+	"log/slog/example_wrap_test.go Example_wrapping", "reflect/example_test.go ExampleKind",
+	"reflect/example_test.go ExampleValue_FieldByName", "runtime/example_test.go ExampleFrames",
+}
+
+// TestNoSilentDifference runs the examples that once printed something else with no error, in
+// every mode: each must now print its output exactly or fail with an error.
+func TestNoSilentDifference(t *testing.T) {
+	r := testRunner(t)
+	for _, line := range silentBefore {
+		file, name, _ := strings.Cut(line, " ")
+		e := entry{File: file, Name: name}
+		o := runEntry(r, goSrc(), e, []string{"whole", "bare", "cells"}, 10*time.Second)
+		if o.Excluded != "" {
+			t.Logf("%s left out: %s (%s)", line, o.Excluded, o.Detail)
+			continue
+		}
+		for mode, mo := range o.Modes {
+			t.Logf("%s, %s: %s", line, mode, mo.Class)
+			if mo.Class == differs {
+				t.Errorf("%s, %s: printed something other than its // Output:, with no error", line, mode)
+			}
+		}
+	}
 }
 
 // TestClassify runs one known-simple example for real, with its own and with a wrong expected
