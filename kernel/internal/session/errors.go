@@ -59,6 +59,10 @@ func (s *Session) runtimeError(ctx context.Context, err error) *CellError {
 		s.trace.take()
 		return &CellError{Name: "Error", Value: err.Error(), Traceback: []string{"Error: " + err.Error()}}
 	}
+	if ce, ok := p.Value.(*CellError); ok {
+		s.trace.take()
+		return ce // a refusal found while the cell ran (records.go)
+	}
 	trace := frames(s.trace.take())
 	v := panicText(p.Value)
 	tb := []string{"panic: " + v}

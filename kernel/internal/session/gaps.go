@@ -2,7 +2,6 @@ package session
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -42,6 +41,20 @@ func (c *cellCtx) check() error {
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), verb+" of "+t+", a type a cell declares (the interpreter's types print other "+
 						"field and type names, and hide a GoString method)", "print with %v, or print the fields yourself")
+				}
+				if t, m := c.printsHiddenMethods(call); t != "" {
+					fail(call.Pos(), funcName(c.callee(call))+" of "+t+", whose "+m+" method Go's fmt calls "+
+						"(the interpreter hides a cell type's methods from fmt inside slices, arrays, maps and fields)",
+						"print the values one by one, or call "+m+"() yourself")
+				}
+				if v, t, m := c.printsWrapper(call); v != "" {
+					fail(call.Pos(), v+" of "+t+", a cell's type with the method "+m+" (the interpreter hands fmt a "+
+						"wrapper, and "+v+" would print the wrapper's fields)", "convert to the underlying type, e.g. int(v)")
+				}
+				if t := c.asValueError(call); t != "" {
+					fail(call.Pos(), "errors.As into a "+t+", a cell's error type that is not a pointer (the "+
+						"interpreter hands compiled code a wrapper of such an error, which errors.As cannot match)",
+						"give "+t+" its Error method on *"+t+", return &"+t+"{…}, and pass a *"+t+" variable's address")
 				}
 				if m, t := c.slogMethodOfCellValuer(call); m != "" {
 					fail(call.Pos(), m+" with a "+t+" argument (the interpreter hides its LogValue and String methods "+
@@ -605,43 +618,16 @@ var formatVerb = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?[0-9*]*(\.[0-9*]*)?(\
 // print other names (Xx for a field x, struct {…} for main.T) and hide a GoString method. It
 // returns the verb and the type, "" when the call is fine.
 func (c *cellCtx) formatsCellType(call *ast.CallExpr) (verb, typ string) {
-	fn := c.callee(call)
-	if fn == nil || fn.Pkg() == nil {
-		return "", ""
-	}
-	i, ok := formatters[fn.FullName()]
-	if !ok || i >= len(call.Args) {
-		return "", ""
-	}
-	tv := c.checked.info.Types[call.Args[i]]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", ""
-	}
-	args := call.Args[i+1:]
-	next := 0 // the argument the next verb prints
-	for _, v := range formatVerb.FindAllString(constant.StringVal(tv.Value), -1) {
-		if v == "%%" {
-			continue
-		}
-		if strings.Contains(v, "[") { // explicit argument indexes: check every argument
-			next = -1
-		}
-		if next >= 0 {
-			next += strings.Count(v, "*")
-		}
+	c.verbsWithArgs(call, func(v string, a ast.Expr) {
 		goSyntax := strings.HasSuffix(v, "T") || (strings.HasSuffix(v, "v") && strings.ContainsAny(v, "+#"))
-		for k, a := range args {
-			if (next < 0 || k == next) && goSyntax {
-				if t := c.typeOf(a); t != nil && mentionsCellType(t) {
-					return v, types.TypeString(t, cellQualifier)
-				}
-			}
+		if verb != "" || !goSyntax {
+			return
 		}
-		if next >= 0 {
-			next++
+		if t := c.typeOf(a); t != nil && mentionsCellType(t) {
+			verb, typ = v, types.TypeString(t, cellQualifier)
 		}
-	}
-	return "", ""
+	})
+	return verb, typ
 }
 
 // mentionsCellType reports whether t is, or holds, a type a cell declared.
@@ -755,4 +741,22 @@ func cellQualifier(p *types.Package) string {
 		return ""
 	}
 	return p.Name()
+}
+
+// asValueError finds errors.As(err, &v) with v of a cell's type that is not a pointer (nor an
+// interface), and returns the type.
+func (c *cellCtx) asValueError(call *ast.CallExpr) string {
+	fn := c.callee(call)
+	if fn == nil || fn.FullName() != "errors.As" || len(call.Args) != 2 {
+		return ""
+	}
+	p, ok := c.typeOf(call.Args[1]).(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "main" || types.IsInterface(n) {
+		return ""
+	}
+	return n.Obj().Name()
 }

@@ -30,6 +30,7 @@ import (
 func (c *cellCtx) rewrite() {
 	c.newCalls = c.newValueCalls()
 	c.typeArgs = c.inferredTypeArgs()
+	c.stores = c.interfaceStores()
 	c.mainFunc()
 	for i := range c.pieces {
 		c.rewritePiece(&c.pieces[i])
@@ -798,6 +799,13 @@ func renameIdent(n ast.Node, old, new string) {
 // --- expressions: method expressions, min and max ------------------------------------------
 
 func (c *cellCtx) expr(e ast.Expr) ast.Expr {
+	if store, ok := c.stores[e]; ok {
+		return store(c.exprOnly(e))
+	}
+	return c.exprOnly(e)
+}
+
+func (c *cellCtx) exprOnly(e ast.Expr) ast.Expr {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if args := c.typeArgs[e]; len(args) == 1 {
@@ -813,7 +821,11 @@ func (c *cellCtx) expr(e ast.Expr) ast.Expr {
 		if t, ok := c.newCalls[e]; ok {
 			return c.newValueLit(e, t)
 		}
+		if c.recoverCall(e) {
+			return recoveredCall(e)
+		}
 		c.minMaxArgs(e)
+		c.wrappedErrors(e)
 		c.displayArgs(e)
 		c.panicArg(e)
 	}

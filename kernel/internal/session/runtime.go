@@ -4,9 +4,7 @@ import (
 	"encoding"
 	"flag"
 	"fmt"
-	"io"
 	"log"
-	"maps"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -75,6 +73,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 	fatal := reflect.ValueOf(func(v ...any) { s.logFatal(fmt.Sprint(v...)) })
 	fatalf := reflect.ValueOf(func(format string, v ...any) { s.logFatal(fmt.Sprintf(format, v...)) })
 	fatalln := reflect.ValueOf(func(v ...any) { s.logFatal(fmt.Sprintln(v...)) })
+	printers := s.printerSymbols()
 	return interp.Exports{
 		runtimePath + "/cellrt": {
 			"Result":           reflect.ValueOf(s.result),
@@ -86,6 +85,8 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"Clear":            reflect.ValueOf(clearValue),
 			"PanicNil":         reflect.ValueOf(func() any { return new(runtime.PanicNilError) }),
 			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
+			"NilInInterface":   reflect.ValueOf(s.nilInInterface),
+			"Recovered":        reflect.ValueOf(s.recovered),
 		},
 		"os/os": {
 			"Exit": reflect.ValueOf(s.exit),
@@ -96,11 +97,12 @@ func (s *Session) runtimeSymbols() interp.Exports {
 		"errors/errors": {
 			"As": reflect.ValueOf(errorsAs),
 		},
+		fmtKey: printers,
 		// Interpreted values passed to log.Fatal keep their String and Error methods, as
-		// they do for log.Print (package stdlib's MapTypes).
-		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		// they do for log.Print (package stdlib's MapTypes); so do those passed to printers.
+		".": {"MapTypes": reflect.ValueOf(printerMapTypes(printers, map[reflect.Value][]reflect.Type{
 			fatal: logMapTypes, fatalf: logMapTypes, fatalln: logMapTypes,
-		})},
+		}))},
 	}
 }
 
@@ -124,41 +126,6 @@ func cellLogSymbols(fatal, fatalf, fatalln reflect.Value) map[string]reflect.Val
 		"SetPrefix": reflect.ValueOf(log.SetPrefix), "Writer": reflect.ValueOf(log.Writer),
 	}
 }
-
-// orderedStdlib is the standard library's symbol table (yaegi's stdlib.Symbols) with fmt.Fprint,
-// Fprintf and Fprintln replaced by versions that send a write to os.Stdout or os.Stderr through
-// the ordered writers of capture.go, so that fmt.Fprintln(os.Stderr, …) keeps its place among a
-// cell's fmt.Println calls. (It cannot go into runtimeSymbols: a table holding "fmt/fmt" makes
-// yaegi install its stdio symbols again, over os.Args and flag.CommandLine.) The replacements
-// get the originals' interface wrappers (MapTypes), so interpreted values keep their String
-// methods.
-func orderedStdlib(std interp.Exports) interp.Exports {
-	syms := maps.Clone(std)
-	fmtSyms := maps.Clone(std["fmt/fmt"])
-	mapTypes := map[reflect.Value][]reflect.Type{}
-	if dot, ok := std["."]["MapTypes"]; ok {
-		mapTypes = maps.Clone(dot.Interface().(map[reflect.Value][]reflect.Type))
-	}
-	for name, f := range map[string]reflect.Value{"Fprint": fprintV, "Fprintf": fprintfV, "Fprintln": fprintlnV} {
-		mapTypes[f] = mapTypes[fmtSyms[name]]
-		fmtSyms[name] = f
-	}
-	syms["fmt/fmt"] = fmtSyms
-	syms["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
-	return syms
-}
-
-var (
-	fprintV = reflect.ValueOf(func(w io.Writer, a ...any) (int, error) {
-		return fmt.Fprint(orderedWriter(w), a...)
-	})
-	fprintfV = reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
-		return fmt.Fprintf(orderedWriter(w), format, a...)
-	})
-	fprintlnV = reflect.ValueOf(func(w io.Writer, a ...any) (int, error) {
-		return fmt.Fprintln(orderedWriter(w), a...)
-	})
-)
 
 // logMapTypes are the interface wrappers yaegi gives the arguments of log.Fatal.
 var logMapTypes = stdlib.MapTypes[reflect.ValueOf(log.Fatal)]

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	pathpkg "path"
 	"reflect"
 	"strings"
 	"sync"
@@ -101,7 +102,7 @@ func New() (*Session, error) {
 	s.pkgNames = map[string]string{}
 	s.typed.vars = map[string]*stateVar{}
 	s.imp = newImporter(s.packages, s.pkgNames, map[string]string{"slices": slicesSource})
-	for _, syms := range []interp.Exports{orderedStdlib(stdlib.Symbols), symbols.Symbols, s.runtimeSymbols()} {
+	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
 		if err := s.use(syms); err != nil {
 			return nil, err
 		}
@@ -130,12 +131,11 @@ func (s *Session) use(syms interp.Exports) error {
 		return fmt.Errorf("session: load symbols: %w", err)
 	}
 	for key, m := range syms {
-		i := strings.LastIndex(key, "/")
-		if i < 0 || key[:i] == runtimePath || key[:i] == yaegiHooks {
+		path, name := pathpkg.Dir(key), pathpkg.Base(key) // as yaegi reads it ("fmt/./fmt" is fmt)
+		if path == "." || path == runtimePath || path == yaegiHooks {
 			continue // "." holds yaegi's interface wrapper map, not a package
 		}
-		path := key[:i]
-		s.pkgNames[path] = key[i+1:]
+		s.pkgNames[path] = name
 		if s.packages[path] == nil {
 			s.packages[path] = map[string]reflect.Value{}
 		}
