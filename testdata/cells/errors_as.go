@@ -23,5 +23,5 @@ fmt.Println(errors.As(direct, &nf), nf.name)
 // Output:
 // true model.safetensors
 // false
-// Error: Unsupported: cell:6:1: errors.As into a Missing, a cell's error type that is not a pointer (the interpreter hands compiled code a wrapper of such an error, which errors.As cannot match) is not supported by the interpreter (yaegi v0.16.1); give Missing its Error method on *Missing, return &Missing{…}, and pass a *Missing variable's address
+// Error: Unsupported: cell:6:1: errors.As or AsType into a Missing, a cell's error type that is not a pointer (the interpreter hands compiled code a wrapper of such an error, which errors.As cannot match) is not supported by the interpreter (yaegi v0.16.1); give Missing its Error method on *Missing, return &Missing{…}, and pass a *Missing variable's address
 // true vocab.tok

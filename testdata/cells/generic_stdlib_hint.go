@@ -1,11 +1,12 @@
-// The standard library's generic functions and types are not in the interpreter: the check gives
-// Go's own `undefined: cmp.Compare`, then says the name is generic. An undefined name that is not
+// The standard library's generic functions and types that the kernel does not carry (slices, maps,
+// cmp and errors.AsType it does) are not in the interpreter: the check gives Go's own
+// `undefined: sync.OnceValue`, then says the name is generic. An undefined name that is not
 // generic keeps Go's message alone.
-import "cmp"
+import "sync"
 // ---
-cmp.Compare(1, 2)
+sync.OnceValue(func() int { return 1 })
 // ---
-cmp.Nothing(1, 2)
+sync.Nothing(1, 2)
 // ---
 import "fmt"
 fmt.Printx(1)
@@ -21,7 +22,7 @@ func compare(a, b int) int {
 }
 compare(1, 2)
 // Output:
-// Error: CompileError: cell:1:5: undefined: cmp.Compare (Compare is generic: the interpreter cannot run the standard library's generic functions; write it for your types)
-// Error: CompileError: cell:1:5: undefined: cmp.Nothing
+// Error: CompileError: cell:1:6: undefined: sync.OnceValue (OnceValue is generic: the interpreter cannot run the standard library's generic functions; write it for your types)
+// Error: CompileError: cell:1:6: undefined: sync.Nothing
 // Error: CompileError: cell:2:5: undefined: fmt.Printx
 // Out: -1

@@ -15,7 +15,7 @@ import (
 
 // iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23).
 var iteratorFuncs = map[string]bool{
-	"maps.Keys": true, "maps.Values": true, "maps.All": true, "slices.All": true, "slices.Values": true,
+	"maps.Keys": true, "maps.Values": true, "maps.All": true, "maps.Insert": true, "maps.Collect": true, "slices.All": true, "slices.Values": true,
 	"slices.Backward": true, "strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
 	"bytes.SplitSeq": true, "bytes.Lines": true,
 }
@@ -52,7 +52,7 @@ func (c *cellCtx) check() error {
 						"wrapper, and "+v+" would print the wrapper's fields)", "convert to the underlying type, e.g. int(v)")
 				}
 				if t := c.asValueError(call); t != "" {
-					fail(call.Pos(), "errors.As into a "+t+", a cell's error type that is not a pointer (the "+
+					fail(call.Pos(), "errors.As or AsType into a "+t+", a cell's error type that is not a pointer (the "+
 						"interpreter hands compiled code a wrapper of such an error, which errors.As cannot match)",
 						"give "+t+" its Error method on *"+t+", return &"+t+"{…}, and pass a *"+t+" variable's address")
 				}
@@ -90,9 +90,6 @@ func (c *cellCtx) check() error {
 				case iteratorFuncs[x.Name+"."+n.Sel.Name]:
 					fail(n.Pos(), x.Name+"."+n.Sel.Name+" (it returns an iterator, Go 1.23)",
 						"range over the map or slice directly")
-				case c.importPath(x.Name) == "maps":
-					fail(n.Pos(), "maps."+n.Sel.Name+" (the generic functions of package maps take several type parameters)",
-						"loop over the map: for k, v := range m { … }")
 				}
 			case *ast.ForStmt:
 				c.loopGaps(n, n.Body, fail)
@@ -743,18 +740,22 @@ func cellQualifier(p *types.Package) string {
 	return p.Name()
 }
 
-// asValueError finds errors.As(err, &v) with v of a cell's type that is not a pointer (nor an
-// interface), and returns the type.
+// asValueError finds errors.As(err, &v) or errors.AsType[T](err) with v or T of a cell's type
+// that is not a pointer (nor an interface), and returns the type.
 func (c *cellCtx) asValueError(call *ast.CallExpr) string {
-	fn := c.callee(call)
-	if fn == nil || fn.FullName() != "errors.As" || len(call.Args) != 2 {
-		return ""
+	var target types.Type
+	if ix, ok := call.Fun.(*ast.IndexExpr); ok { // errors.AsType[T](err)
+		if sel, ok := ix.X.(*ast.SelectorExpr); ok && c.checked != nil {
+			if fn, ok := c.checked.info.Uses[sel.Sel].(*types.Func); ok && fn.FullName() == "errors.AsType" {
+				target = c.typeOf(ix.Index)
+			}
+		}
+	} else if fn := c.callee(call); fn != nil && fn.FullName() == "errors.As" && len(call.Args) == 2 {
+		if p, ok := c.typeOf(call.Args[1]).(*types.Pointer); ok {
+			target = p.Elem()
+		}
 	}
-	p, ok := c.typeOf(call.Args[1]).(*types.Pointer)
-	if !ok {
-		return ""
-	}
-	n, ok := p.Elem().(*types.Named)
+	n, ok := target.(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "main" || types.IsInterface(n) {
 		return ""
 	}

@@ -107,6 +107,9 @@ func (im *importer) compiled(path string, table map[string]reflect.Value) *types
 			pkg.Scope().Insert(im.object(pkg, name, v))
 		}
 	}
+	if src, ok := preludeGenerics[path]; ok {
+		im.addGenerics(pkg, src)
+	}
 	im.seal()
 	pkg.MarkComplete()
 	return pkg
@@ -393,6 +396,26 @@ func (im *importer) addUnexported(t, s reflect.Type) {
 			sig := m.Signature()
 			r := types.NewParam(token.NoPos, pkg, "", recv)
 			n.AddMethod(types.NewFunc(token.NoPos, pkg, m.Name(), types.NewSignatureType(r, nil, nil, sig.Params(), sig.Results(), sig.Variadic())))
+		}
+	}
+}
+
+// addGenerics declares in the compiled package pkg the generic functions whose source (the
+// prelude's, preludeGenerics) is src: yaegi's tables cannot hold a generic function, and the
+// prelude's version runs in its place (genericsOfPrelude). Only the signatures are checked.
+func (im *importer) addGenerics(pkg *types.Package, src string) {
+	f, err := parser.ParseFile(im.fset, pkg.Path()+"_generics.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		panic("session: the prelude's generics of " + pkg.Path() + ": " + err.Error())
+	}
+	conf := types.Config{Importer: im, IgnoreFuncBodies: true}
+	checked, err := conf.Check(pkg.Path(), im.fset, []*ast.File{f}, nil)
+	if err != nil {
+		panic("session: the prelude's generics of " + pkg.Path() + ": " + err.Error())
+	}
+	for _, name := range checked.Scope().Names() {
+		if obj := checked.Scope().Lookup(name); obj.Exported() {
+			pkg.Scope().Insert(obj)
 		}
 	}
 }

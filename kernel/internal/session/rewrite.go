@@ -814,8 +814,22 @@ func (c *cellCtx) exprOnly(e ast.Expr) ast.Expr {
 			return &ast.IndexListExpr{X: e, Lbrack: e.End(), Indices: args, Rbrack: e.End()}
 		}
 	case *ast.SelectorExpr:
+		if f := c.genericOfPrelude(e); f != nil {
+			return f
+		}
+		if args := c.typeArgs[e.Sel]; len(args) > 0 { // maps.Clone → maps.Clone[M, K, V]
+			return &ast.IndexListExpr{X: e, Lbrack: e.End(), Indices: args, Rbrack: e.End()}
+		}
 		if f := c.methodExpr(e); f != nil {
 			return f
+		}
+	case *ast.IndexExpr:
+		if sel, ok := e.X.(*ast.IndexListExpr); ok && c.typeArgs[genericName(sel.X)] != nil {
+			return sel // maps.Clone[M] became maps.Clone[M, K, V][M]: the whole list replaces M
+		}
+	case *ast.IndexListExpr:
+		if sel, ok := e.X.(*ast.IndexListExpr); ok && c.typeArgs[genericName(sel.X)] != nil {
+			return sel
 		}
 	case *ast.CallExpr:
 		if t, ok := c.newCalls[e]; ok {
@@ -870,18 +884,17 @@ func (c *cellCtx) inferredTypeArgs() map[*ast.Ident][]ast.Expr {
 		ast.Inspect(p.root(), func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.IndexExpr:
-				if id, ok := n.X.(*ast.Ident); ok {
-					explicit[id] = true
-				}
+				explicit[genericName(n.X)] = true
 			case *ast.IndexListExpr:
-				if id, ok := n.X.(*ast.Ident); ok {
-					explicit[id] = true
-				}
+				explicit[genericName(n.X)] = true
 			case *ast.Ident:
 				inst, ok := c.checked.info.Instances[n]
 				fn, isFunc := c.checked.info.Uses[n].(*types.Func)
-				if !ok || !isFunc || explicit[n] || fn.Pkg() == nil || fn.Pkg().Path() != "main" {
+				if !ok || !isFunc || fn.Pkg() == nil || !writesTypeArgs[fn.Pkg().Path()] {
 					break
+				}
+				if explicit[n] && fn.Pkg().Path() == "main" {
+					break // maps.Clone[M](m): written in part, every one is written (maps.go.txt)
 				}
 				var args []ast.Expr
 				for i := 0; i < inst.TypeArgs.Len(); i++ {
@@ -897,6 +910,24 @@ func (c *cellCtx) inferredTypeArgs() map[*ast.Ident][]ast.Expr {
 		})
 	}
 	return out
+}
+
+// writesTypeArgs are the packages whose generic functions' calls get every type argument
+// written out: the cells' own, and the kernel's source packages maps and cmp (yaegi infers wrong
+// or no type arguments for several type parameters and for variadic ones). slices' functions
+// take one type parameter, which yaegi infers.
+var writesTypeArgs = map[string]bool{"main": true, "maps": true, "cmp": true}
+
+// genericName is the name a generic function is called by in f[…] or pkg.f[…], nil for another
+// expression.
+func genericName(x ast.Expr) *ast.Ident {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
 }
 
 // --- new(expr), Go 1.26 ------------------------------------------------------------------------

@@ -26,7 +26,17 @@ const runtimePath = "gptnotes.internal/cellrt"
 // prelude is evaluated once per session: the runtime import and the builtins yaegi v0.16.1 lacks
 // (min, max, clear; Go 1.21).
 const prelude = `
-import __gptnotes "gptnotes.internal/cellrt"
+import (
+	__gptnotes "gptnotes.internal/cellrt"
+	__gptnotes_errors "errors"
+)
+
+// errors.AsType (Go 1.26), through the kernel's errors.As.
+func __gptnotes_errors_AsType[E error](err error) (E, bool) {
+	var e E
+	ok := __gptnotes_errors.As(err, &e)
+	return e, ok
+}
 
 type __gptnotes_ordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string

@@ -101,7 +101,7 @@ func New() (*Session, error) {
 	s.packages = map[string]map[string]reflect.Value{}
 	s.pkgNames = map[string]string{}
 	s.typed.vars = map[string]*stateVar{}
-	s.imp = newImporter(s.packages, s.pkgNames, map[string]string{"slices": slicesSource})
+	s.imp = newImporter(s.packages, s.pkgNames, sourcePackages)
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
 		if err := s.use(syms); err != nil {
 			return nil, err
@@ -110,8 +110,10 @@ func New() (*Session, error) {
 	if err := s.evalPrelude(); err != nil {
 		return nil, fmt.Errorf("session: prelude: %w", err)
 	}
-	if _, err := s.in.Compile(slicesSource); err != nil {
-		return nil, fmt.Errorf("session: package slices: %w", err)
+	for path, src := range sourcePackages {
+		if _, err := s.in.Compile(src); err != nil {
+			return nil, fmt.Errorf("session: package %s: %w", path, err)
+		}
 	}
 	for i, src := range symbols.Preludes {
 		if _, err := s.Execute(context.Background(), src, discard{}); err != nil {
@@ -463,18 +465,26 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 
-// slicesSource replaces the generic functions of the standard library's slices package, which
-// yaegi v0.16.1 cannot run, with one-type-parameter versions (see slices.go.txt).
-//
-//go:embed slices.go.txt
-var slicesSource string
+// sourcePackages replace the standard library's slices, maps and cmp packages, whose generic
+// functions yaegi v0.16.1 cannot take from compiled code, with source it can run (slices.go.txt,
+// maps.go.txt, cmp.go.txt).
+var (
+	//go:embed slices.go.txt
+	slicesSource string
+	//go:embed maps.go.txt
+	mapsSource string
+	//go:embed cmp.go.txt
+	cmpSource string
+
+	sourcePackages = map[string]string{"slices": slicesSource, "maps": mapsSource, "cmp": cmpSource}
+)
 
 // packageSymbols are the exported symbols of the package at path: a compiled package's symbol
-// table, or for slices the kernel's replacement functions (as nil values).
+// table, or for slices and maps the kernel's replacement functions (as nil values).
 func (s *Session) packageSymbols(path string) map[string]reflect.Value {
-	if path == "slices" {
+	if src, ok := sourcePackages[path]; ok {
 		m := map[string]reflect.Value{}
-		for _, line := range strings.Split(slicesSource, "\n") {
+		for _, line := range strings.Split(src, "\n") {
 			if name, ok := strings.CutPrefix(line, "func "); ok {
 				if i := strings.IndexAny(name, "[("); i > 0 {
 					m[name[:i]] = reflect.Value{}
