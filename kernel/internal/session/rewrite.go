@@ -838,6 +838,9 @@ func (c *cellCtx) exprOnly(e ast.Expr) ast.Expr {
 		if c.recoverCall(e) {
 			return recoveredCall(e)
 		}
+		if j := c.jsonCall(e); j != ast.Expr(e) {
+			return j
+		}
 		c.minMaxArgs(e)
 		c.wrappedErrors(e)
 		c.displayArgs(e)

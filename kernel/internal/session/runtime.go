@@ -97,6 +97,8 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
 			"NilInInterface":   reflect.ValueOf(s.nilInInterface),
 			"Recovered":        reflect.ValueOf(s.recovered),
+			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
+			"JSONDecode":       reflect.ValueOf(jsonDecode),
 		},
 		"os/os": {
 			"Exit": reflect.ValueOf(s.exit),
