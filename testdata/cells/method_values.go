@@ -27,6 +27,10 @@ func callbacks() []int {
 	return out
 }
 callbacks()
+// ---
+// Among the values of a parallel assignment the kernel cannot copy the receiver: refused.
+f, g := r.perim, r.area
 // Output:
 // 60 60 22 10
 // Out: [2 4 6]
+// Error: Unsupported: cell:2:9: a method value with a value receiver (r.perim) among the values of a parallel assignment (the interpreter would not copy the receiver, so later changes would reach it) is not supported by the interpreter (yaegi v0.16.1); assign it on a line of its own: f := r.perim

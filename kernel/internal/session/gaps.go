@@ -47,6 +47,11 @@ func (c *cellCtx) check() error {
 						"(the interpreter hides a cell type's methods from fmt inside slices, arrays, maps and fields)",
 						"print the values one by one, or call "+m+"() yourself")
 				}
+				if f, t, m := c.encodesHiddenMethods(call); f != "" {
+					fail(call.Pos(), f+" of "+t+", whose "+m+" method Go's encoder calls (the interpreter hides a cell "+
+						"type's methods inside slices, arrays, maps and fields)",
+						"encode or decode those values one by one, or convert them to plain values first")
+				}
 				if v, t, m := c.printsWrapper(call); v != "" {
 					fail(call.Pos(), v+" of "+t+", a cell's type with the method "+m+" (the interpreter hands fmt a "+
 						"wrapper, and "+v+" would print the wrapper's fields)", "convert to the underlying type, e.g. int(v)")
@@ -66,6 +71,18 @@ func (c *cellCtx) check() error {
 					"value.go:586, reflect.Value.call)", "leave it out: a cell has no source file of its own")
 			}
 			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if sel := c.parallelMethodValue(n.Rhs); sel != nil {
+					fail(sel.Pos(), "a method value with a value receiver ("+types.ExprString(sel)+") among the values of a "+
+						"parallel assignment (the interpreter would not copy the receiver, so later changes would reach it)",
+						"assign it on a line of its own: f := "+types.ExprString(sel))
+				}
+			case *ast.ValueSpec:
+				if sel := c.parallelMethodValue(n.Values); sel != nil {
+					fail(sel.Pos(), "a method value with a value receiver ("+types.ExprString(sel)+") among the values of a "+
+						"parallel assignment (the interpreter would not copy the receiver, so later changes would reach it)",
+						"assign it on a line of its own: f := "+types.ExprString(sel))
+				}
 			case *ast.ImportSpec:
 				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
 					fail(n.Pos(), `package iter (range-over-func iterators, Go 1.23)`,
@@ -760,4 +777,19 @@ func (c *cellCtx) asValueError(call *ast.CallExpr) string {
 		return ""
 	}
 	return n.Obj().Name()
+}
+
+// parallelMethodValue is the first of several values that is a method value the kernel would
+// copy the receiver of (boundMethodValue), which it cannot do among the values of a parallel
+// assignment (methodValues).
+func (c *cellCtx) parallelMethodValue(values []ast.Expr) *ast.SelectorExpr {
+	if len(values) < 2 || c.checked == nil {
+		return nil
+	}
+	for _, v := range values {
+		if sel, ok := v.(*ast.SelectorExpr); ok && c.boundMethodValue(sel) != nil {
+			return sel
+		}
+	}
+	return nil
 }

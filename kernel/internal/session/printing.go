@@ -59,34 +59,45 @@ func (c *cellCtx) printsHiddenMethods(call *ast.CallExpr) (typ, method string) {
 // nestedFmtMethod walks t as fmt prints it and returns the first type below the top whose value
 // is a cell's type with one of fmtMethods, with the method.
 func nestedFmtMethod(t types.Type, depth int, seen map[types.Type]bool) (types.Type, string) {
+	return nestedMethod(t, fmtMethods, false, depth, seen)
+}
+
+// nestedMethod walks t through elements, map keys and values and exported fields (and pointers:
+// all of them when deepPointers, else only at the top, as fmt follows them) and returns the first
+// type below the top that is a cell's type with one of methods in its value's method set, with the
+// method. The top's own method is the caller's wrapper's business: the walk stops there.
+func nestedMethod(t types.Type, methods []string, deepPointers bool, depth int, seen map[types.Type]bool) (types.Type, string) {
 	if seen[t] {
 		return nil, ""
 	}
 	seen[t] = true
-	if m := cellFmtMethod(t); m != "" {
+	if m := cellMethod(t, methods); m != "" {
 		if depth == 0 {
-			return nil, "" // fmt calls the argument's own method (yaegi's wrapper has it) and looks no deeper
+			return nil, "" // the argument's own method: yaegi's wrapper has it, and no deeper one is used
 		}
 		return t, m
 	}
+	walk := func(t types.Type) (types.Type, string) {
+		return nestedMethod(t, methods, deepPointers, depth+1, seen)
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
-		if depth == 0 { // fmt prints &{…} for a pointer argument, an address deeper down
-			return nestedFmtMethod(u.Elem(), depth+1, seen)
+		if depth == 0 || deepPointers {
+			return walk(u.Elem())
 		}
 	case *types.Slice:
-		return nestedFmtMethod(u.Elem(), depth+1, seen)
+		return walk(u.Elem())
 	case *types.Array:
-		return nestedFmtMethod(u.Elem(), depth+1, seen)
+		return walk(u.Elem())
 	case *types.Map:
-		if inner, m := nestedFmtMethod(u.Key(), depth+1, seen); m != "" {
+		if inner, m := walk(u.Key()); m != "" {
 			return inner, m
 		}
-		return nestedFmtMethod(u.Elem(), depth+1, seen)
+		return walk(u.Elem())
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if f := u.Field(i); f.Exported() { // fmt cannot call methods of unexported fields
-				if inner, m := nestedFmtMethod(f.Type(), depth+1, seen); m != "" {
+			if f := u.Field(i); f.Exported() { // neither fmt nor the encoders use unexported fields' methods
+				if inner, m := walk(f.Type()); m != "" {
 					return inner, m
 				}
 			}
@@ -97,7 +108,11 @@ func nestedFmtMethod(t types.Type, depth int, seen map[types.Type]bool) (types.T
 
 // cellFmtMethod is the method of fmtMethods that a value of t has, t a cell's type or a pointer
 // to one; "" if none.
-func cellFmtMethod(t types.Type) string {
+func cellFmtMethod(t types.Type) string { return cellMethod(t, fmtMethods) }
+
+// cellMethod is the first of methods that a value of t has, t a cell's type (not an interface)
+// or a pointer to one; "" if none.
+func cellMethod(t types.Type, methods []string) string {
 	named := t
 	if p, ok := t.(*types.Pointer); ok {
 		named = p.Elem()
@@ -110,12 +125,54 @@ func cellFmtMethod(t types.Type) string {
 		return ""
 	}
 	ms := types.NewMethodSet(t)
-	for _, name := range fmtMethods {
+	for _, name := range methods {
 		if ms.Lookup(n.Obj().Pkg(), name) != nil {
 			return name
 		}
 	}
 	return ""
+}
+
+// encoderMethods are, for each encoding function, the methods of a value it calls, by the index
+// of the value's argument: Go calls them inside the value too, yaegi's values there have none.
+var encoderMethods = map[string]struct {
+	arg     int
+	methods []string
+}{
+	"encoding/json.Marshal":           {0, []string{"MarshalJSON", "MarshalText"}},
+	"encoding/json.MarshalIndent":     {0, []string{"MarshalJSON", "MarshalText"}},
+	"(*encoding/json.Encoder).Encode": {0, []string{"MarshalJSON", "MarshalText"}},
+	"encoding/json.Unmarshal":         {1, []string{"UnmarshalJSON", "UnmarshalText"}},
+	"(*encoding/json.Decoder).Decode": {0, []string{"UnmarshalJSON", "UnmarshalText"}},
+	"encoding/xml.Marshal":            {0, []string{"MarshalXML", "MarshalText"}},
+	"encoding/xml.MarshalIndent":      {0, []string{"MarshalXML", "MarshalText"}},
+	"(*encoding/xml.Encoder).Encode":  {0, []string{"MarshalXML", "MarshalText"}},
+	"encoding/xml.Unmarshal":          {1, []string{"UnmarshalXML", "UnmarshalText"}},
+	"(*encoding/xml.Decoder).Decode":  {0, []string{"UnmarshalXML", "UnmarshalText"}},
+}
+
+// encodesHiddenMethods finds an encoding call whose value holds, below the top, a cell's type with
+// a method the encoder would call. It returns the function, the value's type and the method.
+func (c *cellCtx) encodesHiddenMethods(call *ast.CallExpr) (fn, typ, method string) {
+	f := c.callee(call)
+	if f == nil || f.Pkg() == nil {
+		return "", "", ""
+	}
+	e, ok := encoderMethods[f.FullName()]
+	if !ok || e.arg >= len(call.Args) {
+		return "", "", ""
+	}
+	t := c.typeOf(call.Args[e.arg])
+	if t == nil {
+		return "", "", ""
+	}
+	if p, ok := t.(*types.Pointer); ok && e.methods[0][0] == 'U' {
+		t = p.Elem() // Unmarshal(data, &v): v's own method is the top's
+	}
+	if inner, m := nestedMethod(t, e.methods, true, 0, map[types.Type]bool{}); m != "" {
+		return funcName(f), types.TypeString(t, cellQualifier) + " (its " + types.TypeString(inner, cellQualifier) + " values)", m
+	}
+	return "", "", ""
 }
 
 // verbsWithArgs calls f with each verb of a printing call's constant format and the argument it
