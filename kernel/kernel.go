@@ -69,6 +69,7 @@ func New(conn ConnectionInfo, e Engine, logw io.Writer) *Kernel {
 
 // Run binds the sockets and serves until a shutdown_request arrives or ctx is cancelled.
 func (k *Kernel) Run(ctx context.Context) error {
+	setSessionGC()
 	sctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	opt := zmq4.WithLogger(k.log)
