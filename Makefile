@@ -24,7 +24,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz
+.PHONY: fuzz test-fuzz bench-class
 
 all: build
 
@@ -91,6 +91,12 @@ generate:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./kernel
 	$(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime $(FUZZTIME) ./kernel/internal/session
+
+# bench-class plays a class of 20 students on a real JupyterHub on this machine, for at most
+# 10 minutes, and prints the figures the README's "Running a class" quotes (tests/bench_class.py).
+bench-class: build
+	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_class.py --students 20 --seed 1
+	uptime
 
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...

@@ -16,6 +16,7 @@
 #   GPTNOTES_HUB_URL       where the hub listens (default http://127.0.0.1:8000; put TLS in front)
 #   GPTNOTES_HUB_STATE     the hub's database, cookie secret and kernelspec (default /srv/gptnotes)
 #   GPTNOTES_KERNEL_MEMORY each kernel's own memory limit (default 1536MiB: README, "Running a class")
+#   GPTNOTES_KERNEL_THREADS each kernel's GOMAXPROCS, the cores its matrix code uses (default 1)
 #   GPTNOTES_COURSE        the notebooks copied into each student's home (default: this repository's)
 #   GPTNOTES_HUB_ADMINS    comma-separated admin users (local, docker)
 #   GPTNOTES_HUB_ADMIN_TOKEN  an API token with the rights to create users, start their servers
@@ -62,6 +63,10 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 60
 c.Spawner.environment = {
     "GPTNOTES_MEMORY_LIMIT": KERNEL_MEMORY,  # kernel/memlimit.go: a runaway cell is stopped past it
+    # Each kernel computes on one core. gptnotes' matrix code splits its work over GOMAXPROCS
+    # threads that spin between parallel regions: right for one user on a machine, wasteful
+    # when many kernels share its cores (the class benchmark; README, "Running a class").
+    "GOMAXPROCS": os.environ.get("GPTNOTES_KERNEL_THREADS", "1"),
 }
 
 if os.environ.get("GPTNOTES_HUB_ADMIN_TOKEN"):
