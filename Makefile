@@ -23,7 +23,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 	python3-pytest python3-yaml chromium node-configurable-http-proxy
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: all build build-purego deps deps-run notebook test test-go test-python generate bench reproduce clean
+.PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
 .PHONY: fuzz test-fuzz bench-class
 
 all: build
@@ -45,11 +45,18 @@ deps:
 	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
 	  cd tests/browser && npm ci --no-audit --no-fund --silent; fi
 
+# deps-build installs only what building the binary needs.
+deps-build:
+	$(call apt_install,$(BUILD_PACKAGES))
+
 # deps-run installs only what a notebook server with gptnotes needs at run time (the image's).
 deps-run:
 	$(call apt_install,$(RUN_PACKAGES))
 
-build: deps
+# DEPS is what build installs first: everything (deps), or only what building needs
+# (deps-build, as the image's build stage does: `make build DEPS=deps-build`).
+DEPS ?= deps
+build: $(DEPS)
 	$(GO) build -tags $(TAGS) -o $(BIN) ./kernel/cmd/gptnotes
 
 build-purego:
