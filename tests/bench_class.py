@@ -50,7 +50,9 @@ MODEL_CELLS = [
     (T, 'fmt.Println("done:", x*y)'),
 ]
 
-RUNAWAY = "func() {\n\tvar hog [][]byte\n\tfor {\n\t\thog = append(hog, make([]byte, 1<<20))\n\t}\n}()"
+# The runaway fills what it allocates (bytes.Repeat, compiled), so its pages are resident.
+RUNAWAY = ('import "bytes"\nfunc() {\n\tvar hog [][]byte\n\tfor {\n'
+           '\t\thog = append(hog, bytes.Repeat([]byte{1}, 1<<20))\n\t}\n}()')
 ENDLESS = "n := 0\nfor {\n\tn++\n}"
 
 
