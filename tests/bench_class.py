@@ -29,7 +29,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from hub_harness import ROOT, Hub, KernelSocket, code_cells, marked_pids  # noqa: E402
 
-T, H = "trivial", "heavy"
+T, H, S = "trivial", "heavy", "sleeping"
 
 # The notebook each student works through: notebooks/00 (the plot counts as heavy), then the
 # shipped model, as notebook 04 uses it.
@@ -56,8 +56,17 @@ RUNAWAY = ('import "bytes"\nfunc() {\n\tvar hog [][]byte\n\tfor {\n'
 ENDLESS = "n := 0\nfor {\n\tn++\n}"
 
 
+def kind_of(code):
+    """The plot is heavy; the progress bar sleeps 21 × 50 ms by design, a cell of its own kind."""
+    if "plot.New()" in code:
+        return H
+    if "time.Sleep" in code:
+        return S
+    return T
+
+
 def notebook():
-    cells = [((H if "plot.New()" in code else T), code, tags)
+    cells = [(kind_of(code), code, tags)
              for code, tags in code_cells(ROOT / "notebooks" / "00-go-in-a-notebook.ipynb")]
     return cells + [(kind, code, []) for kind, code in MODEL_CELLS]
 
@@ -261,7 +270,7 @@ def report(args, students, sampler, elapsed, timed_out, load_before, stop_secs, 
             xs = [c[2] for s in good for c in s.cells if c[0] == kind and lo <= c[4] <= hi]
             row += [str(len(xs)), f"{pct(xs, 50):.2f} s", f"{pct(xs, 95):.2f} s"]
         p("| " + " | ".join(row) + " |")
-    for kind in (T, H):
+    for kind in (T, H, S):
         xs = [c[2] for s in good for c in s.cells if c[0] == kind]
         p(f"all {kind}: n {len(xs)}, p50 {pct(xs, 50):.2f} s, p95 {pct(xs, 95):.2f} s, max {max(xs, default=float('nan')):.2f} s")
 
