@@ -230,8 +230,11 @@ class KernelSocket:
             raise RuntimeError(f"{self.name}: POST api/kernels: HTTP {status}")
         self.id = k["id"]
         url = self.base.replace("http://", "ws://") + f"/{self.id}/channels?session_id={self.session}"
+        # tornado's own connect timeout is 20 s: too short for a loaded machine starting many
+        # servers at once (the 40-student benchmark), so the caller's timeout rules.
         self.ws = await asyncio.wait_for(websocket_connect(HTTPRequest(
-            url, headers={"Authorization": f"token {self.token}"}), max_message_size=64 << 20), timeout)
+            url, headers={"Authorization": f"token {self.token}"}, connect_timeout=timeout,
+            request_timeout=timeout), max_message_size=64 << 20), timeout)
         # The kernel is ready when it answers kernel_info.
         await self.request("kernel_info_request", {}, timeout=timeout)
         return self
