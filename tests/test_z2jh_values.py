@@ -47,6 +47,10 @@ def test_every_key_is_in_the_charts_schema():
         if open_parent:
             continue
         assert path in keys, f"{path} is not a key of the chart's schema (schema-keys-2.0.0.txt)"
+        [allowed] = keys[path] if len(keys[path]) == 1 else [None]
+        if allowed and allowed.startswith("enum:"):
+            assert v in allowed[5:].split("|"), f"{path}: {v!r} is not one of {allowed[5:]}"
+            continue
         t = "number" if type(v) is int and "number" in keys[path] and "integer" not in keys[path] else TYPES[type(v)]
         assert t in keys[path], f"{path}: {v!r} is {t}, the schema wants {keys[path]}"
 
