@@ -1,8 +1,11 @@
 package kernel
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseMemoryLimit(t *testing.T) {
@@ -39,5 +42,46 @@ func TestMemoryLimitErrorSaysLimitAndUse(t *testing.T) {
 	e.After = 3 << 30
 	if tb := e.cellError().Traceback[1]; !strings.Contains(tb, "still holds 3.00 GiB") {
 		t.Errorf("after the stop, over the limit: %q", tb)
+	}
+}
+
+// TestMemGuardStopsAnAllocatingCell runs the guard on this process: a "cell" that allocates
+// and writes 1 MiB at a time until its context is cancelled must be stopped, with the guard's
+// error as the cause, soon after the process passes the limit.
+func TestMemGuardStopsAnAllocatingCell(t *testing.T) {
+	limit := memoryInUse() + 200<<20
+	g := &memGuard{limit: limit, log: t.Logf}
+	done := make(chan struct{})
+	defer close(done)
+	go g.watch(done)
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	end := g.begin(cancel)
+	var hog [][]byte
+	deadline := time.Now().Add(30 * time.Second)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		hog = append(hog, bytes.Repeat([]byte{1}, 1<<20))
+	}
+	held := int64(len(hog)) << 20
+	hog = nil
+	stopped := end()
+	if stopped == nil {
+		t.Fatalf("the cell allocated %s and was not stopped (limit %s)", mib(held), mib(limit))
+	}
+	if cause := context.Cause(ctx); cause != stopped {
+		t.Errorf("cause %v, want the guard's error", cause)
+	}
+	if stopped.At <= limit || stopped.At > limit+200<<20 {
+		t.Errorf("stopped at %s, want just past the limit %s", mib(stopped.At), mib(limit))
+	}
+	if stopped.After >= stopped.At {
+		t.Errorf("after the stop %s, at the stop %s: the cell's memory was not freed", mib(stopped.After), mib(stopped.At))
+	}
+	// The next cell starts under the limit and is left alone.
+	ctx2, cancel2 := context.WithCancelCause(context.Background())
+	end2 := g.begin(cancel2)
+	time.Sleep(3 * memEvery)
+	if end2() != nil || ctx2.Err() != nil {
+		t.Errorf("a quiet cell after the stop was stopped")
 	}
 }
