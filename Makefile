@@ -12,7 +12,7 @@ export CGO_LDFLAGS := -lopenblas
 
 # Debian packages the project needs, in three lists. RUN_PACKAGES is what a notebook server
 # with gptnotes needs at run time (Jupyter; JupyterHub, for its single-user server and the
-# class's hub; OpenBLAS); the single-user image installs these alone (deploy/singleuser.Dockerfile).
+# class's hub; OpenBLAS); the single-user image (the Dockerfile) installs these alone.
 # BUILD_PACKAGES builds the binary (OpenBLAS's headers). TEST_PACKAGES only the tests need:
 # nbclient and the conformance suite, numpy (reference tensors), pytest, PyYAML, Chromium (the
 # browser test), and the hub's proxy (named, though jupyterhub pulls it in, as the hub test needs it).
