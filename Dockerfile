@@ -2,7 +2,7 @@
 # with its kernelspec, the notebooks and the shipped model, run as the non-root user "student".
 # No test packages (Chromium, pytest, nbclient, numpy): the Makefile's RUN_PACKAGES alone
 # (Debian's jupyterhub, the only Debian package with jupyterhub-singleuser, brings the hub's
-# proxy and Node.js along: about 100 MB the single-user server does not use).
+# proxy and Node.js along, which the single-user server does not use).
 #
 #   docker compose up --build                     one notebook server on 127.0.0.1:8888
 #   docker compose --profile class up --build     a class: JupyterHub + DockerSpawner (deploy/)
