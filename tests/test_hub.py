@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import pathlib
+import shutil
 import tempfile
 
 import pytest
@@ -40,6 +41,7 @@ def hub():
         assert not left, f"processes of the hub still running: {left}"
         if killed:
             print(f"hub test: killed {len(killed)} processes the hub left: {killed}")
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def check_first_notebook(outputs):
