@@ -1,9 +1,41 @@
-# Jupyter + gptnotes in one image. Its build steps are the Makefile targets `make test` runs
-# (deps, build), so what CI tests is what the image contains.
-FROM golang:1.26-bookworm
-WORKDIR /gptnotes
+# The single-user image: Jupyter's classic notebook and JupyterHub's single-user server, gptnotes
+# with its kernelspec, the notebooks and the shipped model, run as the non-root user "student".
+# No test packages (Chromium, pytest, nbclient, numpy): the Makefile's RUN_PACKAGES alone
+# (Debian's jupyterhub, the only Debian package with jupyterhub-singleuser, brings the hub's
+# proxy and Node.js along, which the single-user server does not use).
+#
+#   docker compose up --build                     one notebook server on 127.0.0.1:8888
+#   docker compose --profile class up --build     a class: JupyterHub + DockerSpawner (deploy/)
+#
+# Its command, gptnotes-start-singleuser (deploy/start-singleuser), copies the course notebooks
+# a student lacks into ~/gptnotes, then starts jupyterhub-singleuser under a hub (DockerSpawner,
+# Zero to JupyterHub), or `gptnotes notebook` alone.
+
+# Build: the binary, with the same `make build` the tests run, installing only what it needs.
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
 COPY . .
-RUN make deps build
-ENV GPT2_WEIGHTS=/weights
+RUN make build DEPS=deps-build
+
+FROM debian:bookworm-slim
+COPY Makefile /tmp/gptnotes.mk
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends make \
+ && make -f /tmp/gptnotes.mk deps-run \
+ && apt-get purge -y -qq make && apt-get autoremove -y -qq \
+ && rm -rf /var/lib/apt/lists/* /tmp/gptnotes.mk
+COPY --from=build /src/bin/gptnotes /usr/local/bin/gptnotes
+COPY notebooks/*.ipynb /opt/gptnotes/notebooks/
+COPY testdata/gopher.safetensors testdata/gopher.tok /opt/gptnotes/testdata/
+COPY deploy/start-singleuser /usr/local/bin/gptnotes-start-singleuser
+# The kernelspec system-wide (/usr/local/share/jupyter/kernels/gptnotes), so any user's server
+# finds it.
+RUN gptnotes install --user=false \
+ && useradd --create-home --uid 1000 --gid 100 --shell /bin/bash student
+# The hub's configuration adds each kernel's memory limit and GOMAXPROCS=1 (deploy/).
+ENV GPTNOTES_MODEL=/opt/gptnotes/testdata/gopher.safetensors \
+    GPTNOTES_COURSE=/opt/gptnotes/notebooks
+USER student
+WORKDIR /home/student
 EXPOSE 8888
-CMD ["bin/gptnotes", "notebook", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--allow-root"]
+# Alone, it serves ~/gptnotes (the course copied in) on port 8888; a hub runs the same command.
+CMD ["gptnotes-start-singleuser", "--ip=0.0.0.0", "--port=8888", "--no-browser"]

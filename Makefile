@@ -10,30 +10,53 @@ TAGS    := openblas
 FUZZTIME ?= 60s
 export CGO_LDFLAGS := -lopenblas
 
-# Debian packages the project needs: Jupyter (kernel tests, notebooks), numpy (reference
-# tensors), OpenBLAS (matrix products), Chromium (the browser test).
-APT_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-nbclient \
-	jupyter-nbconvert python3-ipykernel python3-jupyter-kernel-test python3-numpy \
-	python3-pytest python3-yaml libopenblas-dev chromium
+# Debian packages the project needs, in three lists. RUN_PACKAGES is what a notebook server
+# with gptnotes needs at run time (Jupyter; JupyterHub, for its single-user server and the
+# class's hub; OpenBLAS); the single-user image (the Dockerfile) installs these alone.
+# BUILD_PACKAGES builds the binary (OpenBLAS's headers). TEST_PACKAGES only the tests need:
+# nbclient and the conformance suite, numpy (reference tensors), pytest, PyYAML, Chromium (the
+# browser test), and the hub's proxy (named, though jupyterhub pulls it in, as the hub test needs it).
+RUN_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-ipykernel \
+	jupyterhub libopenblas0
+BUILD_PACKAGES := libopenblas-dev
+TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test python3-numpy \
+	python3-pytest python3-yaml chromium node-configurable-http-proxy
+APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: all build build-purego deps notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz
+.PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
+.PHONY: fuzz test-fuzz bench-class
 
 all: build
 
-# deps installs only the Debian packages that are missing, with one apt-get update.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+# apt_install installs those of the packages $(1) that are missing, with one apt-get update.
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+# deps installs every package the project needs (run, build, test) that is missing.
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
 	  cd tests/browser && npm ci --no-audit --no-fund --silent; fi
 
-build: deps
+# deps-build installs only what building the binary needs.
+deps-build:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+# deps-run installs only what a notebook server with gptnotes needs at run time (the image's).
+deps-run:
+	$(call apt_install,$(RUN_PACKAGES))
+
+# DEPS is what build installs first: everything (deps), or only what building needs
+# (deps-build, as the image's build stage does: `make build DEPS=deps-build`).
+DEPS ?= deps
+build: $(DEPS)
 	$(GO) build -tags $(TAGS) -o $(BIN) ./kernel/cmd/gptnotes
 
 build-purego:
@@ -75,6 +98,12 @@ generate:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./kernel
 	$(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime $(FUZZTIME) ./kernel/internal/session
+
+# bench-class plays a class of 20 students on a real JupyterHub on this machine, for at most
+# 10 minutes, and prints the figures the README's "Running a class" quotes (tests/bench_class.py).
+bench-class: build
+	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_class.py --students 20 --seed 1
+	uptime
 
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...

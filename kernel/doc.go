@@ -5,8 +5,8 @@
 // values into MIME bundles is package display's.
 //
 // Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
-// sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch); engine.go (what
-// the session provides).
+// sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch); memlimit.go
+// (the memory limit that stops a runaway cell); engine.go (what the session provides).
 //
 // Usage, as cmd/gptnotes runs it:
 //

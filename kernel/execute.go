@@ -60,11 +60,12 @@ func (k *Kernel) execute(s *socket, req *Message) {
 		k.execCount++
 	}
 	count := k.execCount
-	ctx, cancel := context.WithCancel(context.Background())
-	k.cancel = cancel
+	ctx, cancel := context.WithCancelCause(context.Background())
+	k.cancel = func() { cancel(nil) }
 	k.mu.Unlock()
+	memStopped := k.mem.begin(cancel) // the memory limit's guard (memlimit.go) stops the cell past it
 	defer func() {
-		cancel()
+		cancel(nil)
 		k.mu.Lock()
 		k.cancel = nil
 		k.mu.Unlock()
@@ -83,6 +84,9 @@ func (k *Kernel) execute(s *socket, req *Message) {
 		sink := &cellSink{k: k, parent: parent, silent: r.Silent, ctx: ctx,
 			allowStdin: r.AllowStdin, identities: req.Identities}
 		result, err = k.run(ctx, r.Code, sink)
+	}
+	if m := memStopped(); m != nil {
+		result, err = nil, m.cellError()
 	}
 
 	var out string

@@ -38,6 +38,7 @@ type Kernel struct {
 
 	mu        sync.Mutex
 	cancel    context.CancelFunc // cancels the running cell; nil when idle
+	mem       *memGuard          // stops a cell past the memory limit; nil without one (memlimit.go)
 	parent    *Header            // the shell request being served, parent of comm output
 	execCount int                // execute requests with store_history so far
 	history   []historyEntry

@@ -26,12 +26,13 @@ TIMEOUT = 30
 class Kernel:
     """One running gptnotes kernel; its log (the kernel's stderr) goes to a file we can read."""
 
-    def __init__(self):
+    def __init__(self, env=None):
         self.log_path = tempfile.mktemp(prefix="gptnotes-kernel-", suffix=".log")
         self._log = open(self.log_path, "w")
         self._stash = {}  # iopub messages read while waiting for another request's
         self.km = KernelManager(kernel_name=KERNEL_NAME)
-        self.km.start_kernel(stderr=self._log)
+        extra = {"env": env} if env is not None else {}  # env: the kernel's whole environment
+        self.km.start_kernel(stderr=self._log, **extra)
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=TIMEOUT)

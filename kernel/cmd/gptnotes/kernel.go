@@ -41,6 +41,11 @@ func runKernel(args []string) error {
 		return err
 	}
 	k := kernel.New(conn, engine{s}, session.LogWriter())
+	limit, err := kernel.MemoryLimitFromEnv() // GPTNOTES_MEMORY_LIMIT, set by a hub for its students
+	if err != nil {
+		return err
+	}
+	k.SetMemoryLimit(limit)
 	ctx, stop := context.WithCancel(context.Background())
 	go func() {
 		for sig := range signals {

@@ -1,0 +1,71 @@
+"""The kernel's own memory limit (kernel/memlimit.go), on a real kernel through jupyter_client:
+a cell that allocates without end is stopped past GPTNOTES_MEMORY_LIMIT with an error naming the
+limit and what used the memory; the kernel and the session's variables stay."""
+import os
+import time
+
+import pytest
+
+from kernel_harness import Kernel
+
+LIMIT = "300MiB"
+
+RUNAWAY_IN_A_FUNCTION = """
+func() {
+	var hog [][]byte
+	for {
+		hog = append(hog, make([]byte, 1<<20))
+	}
+}()
+"""
+
+RUNAWAY_INTO_A_VARIABLE = """
+var kept [][]byte
+for {
+	kept = append(kept, make([]byte, 1<<20))
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def k():
+    kernel = Kernel(env=dict(os.environ, GPTNOTES_MEMORY_LIMIT=LIMIT))
+    yield kernel
+    kernel.shutdown()
+
+
+def stopped(k, code):
+    start = time.monotonic()
+    reply, outs = k.execute(code, timeout=60)
+    seconds = time.monotonic() - start
+    assert reply["status"] == "error", reply
+    errors = [m for m in outs if m["msg_type"] == "error"]
+    assert len(errors) == 1, outs
+    assert reply["ename"] == "MemoryLimit", reply
+    assert "300 MiB" in reply["evalue"] and "GPTNOTES_MEMORY_LIMIT" in reply["evalue"], reply["evalue"]
+    assert "this cell added" in reply["evalue"], reply["evalue"]
+    assert seconds < 30, f"the runaway cell ran {seconds:.1f} s before it was stopped"
+    return reply
+
+
+def test_runaway_cell_is_stopped_and_the_session_lives(k):
+    assert k.stdout("import \"fmt\"\nanswer := 41") == ""
+    reply = stopped(k, RUNAWAY_IN_A_FUNCTION)
+    assert "the cell's memory was freed" in reply["traceback"][-1], reply["traceback"]
+    assert k.alive()
+    assert k.stdout("fmt.Println(answer + 1)") == "42\n"
+
+
+def test_memory_kept_in_a_variable_is_named_and_can_be_freed(k):
+    reply = stopped(k, RUNAWAY_INTO_A_VARIABLE)
+    assert "still holds" in reply["traceback"][-1] and "nil" in reply["traceback"][-1], reply["traceback"]
+    # Over the limit, a cell that frees the memory still runs (the guard allows some slack).
+    assert k.stdout("fmt.Println(len(kept) > 100); kept = nil") == "true\n"
+    # Back under the limit, the next runaway is stopped again, and the kernel still answers.
+    stopped(k, RUNAWAY_IN_A_FUNCTION)
+    assert k.stdout("fmt.Println(answer)") == "41\n"
+
+
+def test_a_bad_limit_is_refused_at_start():
+    with pytest.raises(Exception):
+        Kernel(env=dict(os.environ, GPTNOTES_MEMORY_LIMIT="lots")).shutdown()
