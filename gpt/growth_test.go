@@ -1,6 +1,8 @@
 package gpt
 
 import (
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+
 	"math"
 	"testing"
 )
@@ -34,7 +36,7 @@ func TestResidualGrowth(t *testing.T) {
 		return g
 	}
 	check(12, true, growth(12, true).Final(), 10.72)
-	if !openBLAS || testing.Short() {
+	if !fast.OpenBLAS || testing.Short() {
 		check(12, false, growth(12, false).Final(), 54.33)
 		t.Skip("48 blocks: run with -tags openblas and without -short")
 	}
