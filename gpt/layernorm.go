@@ -77,15 +77,6 @@ func sumSquaredDev64(x []float32, m float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// residualForward adds two streams: out = inp1 + inp2, all (N).
-func residualForward(out, inp1, inp2 []float32, N int) {
-	parallel(N, 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out[i] = inp1[i] + inp2[i]
-		}
-	})
-}
-
 // layernormBackward is the gradient of layernormForward (llm.c's layernorm_backward).
 // With n = (x-mean)·rstd the normalised row and dn = weight·dout:
 //
@@ -118,15 +109,5 @@ func layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd []flo
 			dweight[i] += float32(norm) * d[i]
 			di[i] += float32(float64(rstd[n]) * (dn - dnMean - norm*dnNormMean))
 		}
-	}
-}
-
-// residualBackward is the gradient of residualForward: both inputs get dout.
-//
-//	dinp1, dinp2, dout (N)
-func residualBackward(dinp1, dinp2, dout []float32, N int) {
-	for i := 0; i < N; i++ {
-		dinp1[i] += dout[i]
-		dinp2[i] += dout[i]
 	}
 }
