@@ -38,7 +38,8 @@
 //	bf16.go        bfloat16 weights and activations
 //	safetensors.go the safetensors format: reader and writer, not the model
 //	modelfile.go   a model in a file: LoadHF, Save, Load, Find
-//	pretrained.go  Pretrained: the model a notebook opens, with its tokenizer
+//	open.go        Open: a model and its tokenizer from any of those files, by one rule
+//	pretrained.go  Pretrained: the model a notebook opens (GPT-2, else the shipped one)
 //	trace.go       Trace: residual norms by depth, attention, timings
 //	compare.go     cached vs uncached, fp32 vs bf16, batched vs one at a time
 //	budget.go      positions and bytes: what the cache saves and costs
@@ -79,6 +80,7 @@
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
 //	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
+//	m, tok, err := gpt.Open("testdata/gopher.safetensors") // any model file, with its tokenizer
 //	m, tok, about, err := gpt.Pretrained() // what a notebook runs: GPT-2 if found, else testdata/gopher.safetensors
 //
 //	g, err := gpt.NewGenerator(m, tok.Encode("Hello"), gpt.NanoGPT, true) // cached; gpt.Greedy is argmax

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
-	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
@@ -667,12 +666,7 @@ func (r *reproducer) openAILogits(prompt string) ([]float32, string, error) {
 	if l, ok := r.logits[prompt]; ok {
 		return l, r.openAIName(), nil
 	}
-	tok, err := tokenizer.GPT2()
-	if err != nil {
-		return nil, "", err
-	}
-	r.gpt2 = tok
-	l, err := m.NextLogits(tok.Encode(prompt))
+	l, err := m.NextLogits(r.gpt2.Encode(prompt))
 	if err != nil {
 		return nil, "", err
 	}
@@ -861,12 +855,12 @@ func (r *reproducer) openAI() *gpt.Model {
 		}
 		path = p
 	}
-	m, err := gpt.LoadHF(path)
+	m, tok, err := gpt.Open(path)
 	if err != nil {
 		r.openaiErr = err
 		return nil
 	}
-	r.openai, r.openaiPath = m, path
+	r.openai, r.gpt2, r.openaiPath = m, tok, path
 	return m
 }
 
@@ -874,28 +868,18 @@ func (r *reproducer) openAI() *gpt.Model {
 // model shipped in testdata/.
 func (r *reproducer) trained() (*gpt.Model, string, error) {
 	if m := r.openAI(); m != nil {
-		if r.gpt2 == nil {
-			tok, err := tokenizer.GPT2()
-			if err != nil {
-				return nil, "", err
-			}
-			r.gpt2 = tok
-		}
 		r.decoder = r.gpt2
 		return m, r.openAIName(), nil
 	}
 	if r.shipped == nil && r.shippedErr == nil {
-		path, err := shippedModelPath()
+		path, err := gpt.ShippedModelPath()
 		if err != nil {
 			r.shippedErr = fmt.Errorf("%w: %v", errNeedsTrained, err)
-		} else if m, _, err := gpt.Load(path); err != nil {
+		} else if m, tok, err := gpt.Open(path); err != nil {
 			r.shippedErr = fmt.Errorf("the shipped model: %w", err) // there is one, and it is broken
 		} else {
 			r.shipped, r.shippedPath = m, path
-			// Its tokenizer is saved beside it: gopher.safetensors → gopher.tok.
-			if tok, err := tokenizer.Load(strings.TrimSuffix(path, filepath.Ext(path)) + ".tok"); err == nil && tok.VocabSize() == m.Config.VocabSize {
-				r.decoder, r.encoder = tok, tok
-			}
+			r.decoder, r.encoder = tok, tok
 		}
 	}
 	if r.shipped == nil {
@@ -912,29 +896,6 @@ func (r *reproducer) timingModel() (*gpt.Model, string, error) {
 	}
 	m, err := r.smallModel()
 	return m, smallRandom, err
-}
-
-// shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
-// repository), as `make reproduce` runs it.
-func shippedModelPath() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if p := filepath.Join(dir, "testdata", "gopher.safetensors"); exists(p) {
-			return p, nil
-		}
-		matches, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.safetensors"))
-		if len(matches) > 0 {
-			return matches[0], nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no shipped model (testdata/*.safetensors) in the working directory or its parents")
-		}
-		dir = parent
-	}
 }
 
 // goPrompt starts the trained-model rows on the shipped model, trained on Go source.
