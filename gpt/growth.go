@@ -8,7 +8,7 @@ import (
 )
 
 // Growth is how the norm of the residual stream grows with depth in a model at init: the
-// study's figure "residual-stream norm growth, untrained" (MEASUREMENTS.md).
+// study's figure "residual-stream norm growth, untrained" (package study).
 type Growth struct {
 	Config Config
 	Seed   uint64

@@ -237,7 +237,7 @@ func TestTokenOutsideVocabulary(t *testing.T) {
 	}
 }
 
-// The cached loop against the uncached forward, on logits with a tolerance (MEASUREMENTS.md,
+// The cached loop against the uncached forward, on logits with a tolerance (the study, package study:
 // habit 1): a prompt prefilled at once, then one token at a time, then a chunk.
 func TestForwardCachedMatchesForward(t *testing.T) {
 	m := newTestModel(t, Tiny, 5)
@@ -323,7 +323,7 @@ func TestBatchedEqualsSingle(t *testing.T) {
 	}
 }
 
-// MEASUREMENTS.md: a forward with targets over 92 positions of GPT-2 small at init gives
+// The study (package study): a forward with targets over 92 positions of GPT-2 small at init gives
 // logits (1, 92, 50257) and a loss near ln 50257 ≈ 10.8.
 func TestForwardSmall92(t *testing.T) {
 	if testing.Short() {

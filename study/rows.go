@@ -6,27 +6,37 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
+	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
 // The rows of the study, in its order (doc.go). Each row function measures with the gpt
-// package and writes its figures with viz; nothing here is a stored answer.
+// package and writes its figures with viz; nothing here is a stored answer. The study's own
+// figures come from package reference.
 
-const (
-	secConfig   = "GPT-2's configuration and its five decisions"
-	secTraining = "Training is one call"
-	secLoop     = "Generation is a loop"
-	secBugs     = "Same weights, different bugs"
-	secSampling = "Sampling is a policy on top"
-	secExtra    = "Figures of the notebooks"
-)
+// residualStudy is the residual row's study figure, and PyTorch's on this machine.
+func residualStudy() string {
+	g, pt := reference.ResidualGrowth, reference.PyTorch.ResidualGrowth
+	return fmt.Sprintf("scaled ≈%g× at %d blocks, ≈%g× at %d; plain 0.02 ≈%g× at %d, ≈%g× at %d (PyTorch here: %.2f, %.2f, %.2f, %.2f)",
+		g[0].Ratio, g[0].Layers, g[1].Ratio, g[1].Layers, g[2].Ratio, g[2].Layers, g[3].Ratio, g[3].Layers, pt[0], pt[1], pt[2], pt[3])
+}
 
+// plain formats x without an exponent: 0.00005, not 5e-05.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// Rows are the study's measurements, in the order of the package documentation.
 func Rows() []Row {
+	pt := reference.PyTorch
+	sp, st := reference.DecodePositionRatios, reference.DecodeTimeRatios
+	capital, numpy := reference.Nucleus[capitalPrompt], reference.Nucleus["import numpy as"]
 	return []Row{
 		{Name: "config", Figure: "GPT-2 small config",
 			Study:   "1,024 positions, 12 blocks, 12 heads, width 768, vocab 50,257 (nanoGPT pads to 50,304)",
@@ -42,27 +52,32 @@ func Rows() []Row {
 		{Name: "init", Figure: "init: matrices and tables N(0, 0.02), residual writes N(0, 0.02/√(2L)), biases 0, LayerNorm 1/0",
 			Study: "std 0.02; attn.c_proj and mlp.c_proj 0.02/√24 = 0.00408", measure: rowInit},
 		{Name: "residual", Figure: "residual-stream norm growth at init, width 768, input of block 1 → output of the last, 64 random tokens, 3 seeds",
-			Study:   "scaled ≈11× at 12 blocks, ≈11× at 48; plain 0.02 ≈55× at 12, ≈112× at 48 (PyTorch here: 10.72, 10.75, 54.33, 113.05)",
+			Study:   residualStudy(),
 			measure: rowResidual},
+		{Name: "tokenizer", Figure: "GPT-2's byte-level BPE: strings round-trip, no unknown token; GPT-2's ids for a sample",
+			Study: "byte-level BPE, every string encodes, no unknown token", measure: rowTokenizer},
 		{Name: "forward-targets", Figure: "forward with targets over 92 positions",
 			Study: "logits [1, 92, 50257] and one loss ≈ ln 50257 ≈ 10.8 untrained", measure: rowForwardTargets},
 		{Name: "forward-last", Figure: "forward without targets",
 			Study: "logits for the last position only", measure: rowForwardLast},
 		{Name: "forward-1024", Figure: "one forward over 1,024 positions, batch 1, fp32",
-			Study: "0.23 s on the study's laptop (PyTorch on this machine: 3.09 s fp32)", measure: rowForward1024},
+			Study: fmt.Sprintf("%.2f s on the study's laptop (PyTorch on this machine: %.2f s fp32)", reference.Forward1024Seconds, pt.Forward1024Seconds), measure: rowForward1024},
 		{Name: "positions", Figure: "positions pushed through the stack, 11-token prompt, 256 new tokens",
 			Study: "35,456 without a cache, 266 with one", measure: rowPositions},
 		{Name: "time-ratio", Figure: "64 / 256 / 512 new tokens: uncached ÷ cached, positions and time",
-			Study: "positions 37× / 133× / 261×, time 2.9× / 5.0× / 7.4× (PyTorch here: 2.16× / 5.01× / 8.75×)", measure: rowTimeRatio},
+			Study: fmt.Sprintf("positions %g× / %g× / %g×, time %.1f× / %.1f× / %.1f× (PyTorch here: %.2f× / %.2f× / %.2f×)",
+				sp[0], sp[1], sp[2], st[0], st[1], st[2], pt.TimeRatios[0], pt.TimeRatios[1], pt.TimeRatios[2]), measure: rowTimeRatio},
 		{Name: "kv-cache", Figure: "KV cache size, 2·L·T·d numbers",
-			Study:   "≈74 kB per position for GPT-2 small fp32; 75 MB at 1,024; XL bf16 315 MB per sequence vs 3.1 GB of weights (≈10 sequences)",
+			Study: fmt.Sprintf("≈74 kB per position for GPT-2 small fp32; 75 MB at 1,024; XL bf16 315 MB per sequence vs %g GB of weights (≈%d sequences)",
+				reference.XLWeightsGB, reference.XLSequences),
 			measure: rowKVCache},
 		{Name: "decode-1023", Figure: "1,023 tokens with the cache, and the forward over the same length",
-			Study: "9.3 s, ≈40× the forward (PyTorch here: 45.9 s, forward 3.09 s)", measure: rowDecode1023},
+			Study: fmt.Sprintf("%.1f s, ≈40× the forward (PyTorch here: %.1f s, forward %.2f s)", reference.Decode1023Seconds, pt.Decode1023Seconds, pt.Forward1024Seconds), measure: rowDecode1023},
 		{Name: "crop", Figure: "past the block size: crop and re-prefill, cached vs uncached",
 			Study: "cropping makes the whole cache stale; a cached loop must recompute", measure: rowCrop},
 		{Name: "cached-vs-uncached", Figure: "cached vs uncached greedy, 200 steps", Kind: TrainedModel,
-			Study:   "same text; logits differ by up to 0.011, almost all a uniform shift; top-2 gap moved ≤ 0.00005; narrowest gap 0.004",
+			Study: fmt.Sprintf("same text; logits differ by up to %s, almost all a uniform shift; top-2 gap moved ≤ %s; narrowest gap %s",
+				plain(reference.CachingMaxDiff), plain(reference.CachingGapMoved), plain(reference.CachingNarrowest)),
 			measure: rowCachedVsUncached},
 		{Name: "why", Figure: "why they differ", Kind: Fact,
 			Study: "after the prompt every matmul sees one row instead of T: other kernels, other summation order"},
@@ -76,13 +91,13 @@ func Rows() []Row {
 		{Name: "repeatability", Figure: "same seed, same machine", Kind: TrainedModel,
 			Study: "the same 40 sampled tokens", measure: rowRepeatability},
 		{Name: "capital", Figure: `"The capital of France is": top candidates, 90% set at T=1, entropy`, Kind: OpenAIOnly,
-			Study: `" the" 8.5%, " Paris" 5th at 3.2%; 1,504 tokens; 8.7 bits`, measure: rowCapital},
+			Study: fmt.Sprintf(`" the" 8.5%%, " Paris" 5th at 3.2%%; %s tokens; 8.7 bits`, gpt.Commas(int(capital[0][1]))), measure: rowCapital},
 		{Name: "numpy", Figure: `"import numpy as": top candidate, 90% set, entropy`, Kind: OpenAIOnly,
 			Study: `" np" 85%; 3 tokens; 1.5 bits`, measure: rowNumpy},
 		{Name: "top-k-200", Figure: "top-k 200 at T=0.8", Kind: OpenAIOnly,
 			Study: "holds 89% after the capital prompt; after numpy keeps 199 options sharing under 5%", measure: rowTopK200},
 		{Name: "top-p-0.9", Figure: "top-p 0.9 at T=0.8", Kind: OpenAIOnly,
-			Study: "237 tokens for capital, 1 for numpy", measure: rowTopP},
+			Study: fmt.Sprintf("%g tokens for capital, %g for numpy", capital[1][1], numpy[1][1]), measure: rowTopP},
 		{Name: "greedy-repeats", Figure: "greedy GPT-2 small, 200 tokens", Kind: OpenAIOnly,
 			Study: "repeats its own sentence", measure: rowGreedyRepeats},
 		{Name: "nanogpt-defaults", Figure: "nanoGPT sample.py defaults",
@@ -243,6 +258,46 @@ func rowResidual(r *Run) (Result, error) {
 	}
 	return Result{Ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
 		Model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", Figures: []string{"residual"}}, nil
+}
+
+// tokenizerSamples are strings a byte-level BPE must round-trip: ASCII, accents, CJK, emoji
+// split over several tokens, a control character, and bytes that are not UTF-8.
+var tokenizerSamples = []string{
+	"Hello world", "The capital of France is", "naïve café", "数据科学", "gophers 🐹🚀",
+	"tab\tand\nnewline", "\x00\x01", "\xff\xfe not UTF-8", "  leading and trailing spaces  ",
+}
+
+// tokenizerSample is GPT-2's own tokenization of a sample, known from OpenAI's tiktoken
+// (r50k_base) and Hugging Face's gpt2 tokenizer.
+var tokenizerSample = struct {
+	text string
+	ids  []int
+}{"Hello world", []int{15496, 995}}
+
+func rowTokenizer(r *Run) (Result, error) {
+	tok, err := tokenizer.GPT2()
+	if err != nil {
+		return Result{}, err
+	}
+	tokens := 0
+	for _, s := range tokenizerSamples {
+		ids := tok.Encode(s)
+		tokens += len(ids)
+		for _, id := range ids {
+			if id < 0 || id >= tok.VocabSize() {
+				return Result{}, fmt.Errorf("%q encodes to id %d, outside the vocabulary of %d", s, id, tok.VocabSize())
+			}
+		}
+		if back, err := tok.DecodeBytes(ids); err != nil || string(back) != s {
+			return Result{}, fmt.Errorf("%q does not round-trip: %q (%v)", s, back, err)
+		}
+	}
+	got := tok.Encode(tokenizerSample.text)
+	if !slices.Equal(got, tokenizerSample.ids) {
+		return Result{}, fmt.Errorf("%q encodes to %v, GPT-2's ids are %v", tokenizerSample.text, got, tokenizerSample.ids)
+	}
+	return Result{Ours: fmt.Sprintf("%d strings (ASCII, accents, CJK, emoji, control and non-UTF-8 bytes) round-trip in %d tokens, none unknown; %q → %v as GPT-2",
+		len(tokenizerSamples), tokens, tokenizerSample.text, got), Model: fmt.Sprintf("tokenizer.GPT2(), %s tokens", gpt.Commas(tok.VocabSize()))}, nil
 }
 
 // ---- Training is one call

@@ -17,7 +17,7 @@ import (
 func TestCheapRows(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("GPT2_WEIGHTS", filepath.Join(dir, "no-such-model.safetensors"))
-	cheap := []string{"config", "params", "untied", "token-share", "wpe", "positions", "kv-cache",
+	cheap := []string{"config", "params", "untied", "token-share", "wpe", "tokenizer", "positions", "kv-cache",
 		"crop", "why", "temperature-0", "capital", "top-p-0.9", "nanogpt-defaults"}
 	report(t, dir, cheap)
 	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
