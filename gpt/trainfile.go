@@ -81,7 +81,8 @@ func writeFileAtomic(path string, write func(*os.File) error) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // after a successful rename there is nothing left to remove
-	if err := f.Chmod(0o644); err != nil { // CreateTemp's 0600 would hide the file from other users
+	// CreateTemp's 0600 would hide the file from other users.
+	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		return fmt.Errorf("gpt: save %s: %w", path, err)
 	}
