@@ -3,7 +3,6 @@ package gpt
 import (
 	"fmt"
 	"math"
-	"sync"
 )
 
 // AdamW is the optimizer GPT-2 is trained with, following nanoGPT's configure_optimizers:
@@ -94,22 +93,17 @@ func (o *AdamW) Update(p, g *Params, lr float64) (float64, error) {
 	c2 := float32(1 - math.Pow(float64(o.Beta2), t))
 	lr32 := float32(lr)
 
-	// The update is elementwise: split the slab between the cores.
-	var wg sync.WaitGroup
+	// The update is elementwise: each span of the slab is split over the cores.
 	for _, s := range o.spans {
 		wd := float32(0)
 		if s.decay {
 			wd = o.WeightDecay
 		}
-		for _, c := range adamwSplit(s.lo, s.hi, 2, 1<<14) {
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				adamwRange(p.Data[lo:hi], g.Data[lo:hi], o.M[lo:hi], o.V[lo:hi], scale, lr32, o.Beta1, o.Beta2, o.Eps, wd, c1, c2)
-			}(c[0], c[1])
-		}
+		parallel(s.hi-s.lo, 1<<14, func(lo, hi int) {
+			lo, hi = s.lo+lo, s.lo+hi
+			adamwRange(p.Data[lo:hi], g.Data[lo:hi], o.M[lo:hi], o.V[lo:hi], scale, lr32, o.Beta1, o.Beta2, o.Eps, wd, c1, c2)
+		})
 	}
-	wg.Wait()
 	return norm, nil
 }
 
@@ -123,21 +117,4 @@ func adamwRange(w, g, m, v []float32, scale, lr, b1, b2, eps, wd, c1, c2 float32
 		vhat := v[i] / c2
 		w[i] -= lr * (mhat/(float32(math.Sqrt(float64(vhat)))+eps) + wd*w[i])
 	}
-}
-
-// adamwSplit splits [lo, hi) into at most n ranges of at least min elements each.
-func adamwSplit(lo, hi, n, min int) [][2]int {
-	size := hi - lo
-	if size <= 0 {
-		return nil
-	}
-	if k := size / min; k < n {
-		n = max(k, 1)
-	}
-	out := make([][2]int, 0, n)
-	for i := 0; i < n; i++ {
-		a, b := lo+size*i/n, lo+size*(i+1)/n
-		out = append(out, [2]int{a, b})
-	}
-	return out
 }

@@ -3,8 +3,7 @@ package gpt
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
 )
 
 // Causal self-attention. c_attn has already produced q|k|v side by side for every
@@ -15,15 +14,9 @@ import (
 //	p        = softmax(scores)
 //	out_t    = Σ_j p_j·v_j
 //
-// The kernel is fused and causal: it takes the queries qBlock at a time, computes the
-// scores of the block against the keys up to its last position only (one gemm), masks
-// and normalises them in place, and multiplies by the values (a second gemm). Only a
-// qBlock×T strip of scores exists at a time, never the T×T matrix, and the work above
-// the diagonal is skipped except inside the diagonal block. Blocks of all heads are
-// spread over the cores.
-
-// qBlock is how many queries the fused kernel handles per step.
-const qBlock = 64
+// The loops below are llm.c's, in float64. The fast kernel (fast.go) is fused and causal:
+// it takes the queries a block at a time, never holds the T×T matrix of scores, skips the
+// work above the diagonal, and runs its products on the sgemm's micro-kernel.
 
 // attentionForward is the causal self-attention of B sequences of T positions:
 //
@@ -32,31 +25,18 @@ const qBlock = 64
 //	                     when not training (then no T×T matrix is ever allocated)
 //	qkv (B, T, 3*C)      q|k|v from attn.c_attn
 func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
-	HS := C / NH
-	if usePacked(HS) {
-		attentionPacked(out, att, qkv, B, T, C, NH) // attention_packed.go
+	if useFast {
+		fast.Attention(out, att, qkv, B, T, C, NH)
 		return
 	}
-	nBlocks := (T + qBlock - 1) / qBlock
-	scratch := make([][]float32, workers())
-	parallelFor(B*NH*nBlocks, func(w, i int) {
-		b, h, blk := i/(NH*nBlocks), i/nBlocks%NH, i%nBlocks
-		if scratch[w] == nil {
-			scratch[w] = make([]float32, qBlock*T)
-		}
-		t0 := blk * qBlock
-		nq := min(qBlock, T-t0)
-		base := b * T * 3 * C
+	for b := 0; b < B; b++ {
+		x := qkv[b*T*3*C : (b+1)*T*3*C]
 		var a []float32
 		if att != nil {
-			a = att[((b*NH+h)*T+t0)*T:]
+			a = att[b*NH*T*T : (b+1)*NH*T*T]
 		}
-		attendBlock(out[(b*T+t0)*C+h*HS:], C, a, T,
-			qkv[base+t0*3*C+h*HS:], 3*C,
-			qkv[base+C+h*HS:], 3*C,
-			qkv[base+2*C+h*HS:], 3*C,
-			nq, t0, HS, scratch[w])
-	})
+		attend(out[b*T*C:(b+1)*T*C], a, x, 3*C, x[C:], 3*C, x[2*C:], 3*C, T, 0, C, NH)
+	}
 }
 
 // attentionCached is the attention of n new positions pos0…pos0+n-1 of one sequence whose
@@ -66,153 +46,59 @@ func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
 //	qkv    (n, 3*C)        only q is read; k and v were copied into the cache
 //	kc, vc (pos0+n, C)     the layer's keys and values
 func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
-	HS := C / NH
-	nBlocks := (n + qBlock - 1) / qBlock
-	scratch := make([][]float32, workers())
-	parallelFor(NH*nBlocks, func(w, i int) {
-		h, blk := i/nBlocks, i%nBlocks
-		if scratch[w] == nil {
-			scratch[w] = make([]float32, min(qBlock, n)*(pos0+n))
-		}
-		t0 := blk * qBlock
-		nq := min(qBlock, n-t0)
-		attendBlock(out[t0*C+h*HS:], C, nil, 0,
-			qkv[t0*3*C+h*HS:], 3*C,
-			kc[h*HS:], C,
-			vc[h*HS:], C,
-			nq, pos0+t0, HS, scratch[w])
-	})
-}
-
-// attendBlock is the fused kernel for one head and nq consecutive queries, the first at
-// absolute position pos (keys and values start at position 0). Rows are strided:
-//
-//	out (nq, HS) stride outS    q (nq, HS) stride qS    k, v (pos+nq, HS) strides kS, vS
-//	att (nq, attS)              probabilities written when not nil (zero past the mask)
-//	s   scratch of at least nq·(pos+nq)
-func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, qS int,
-	k []float32, kS int, v []float32, vS int, nq, pos, HS int, s []float32) {
-	m := pos + nq // keys visible to the last query
-	scale := float32(1 / math.Sqrt(float64(HS)))
-	impl := blas32.Implementation()
-	if nq == 1 {
-		// One query (the cached decode step): two matrix-vector products (gemv.go).
-		gemvDot(s[:m], q[:HS], k, kS)
-		for j := range s[:m] {
-			s[j] *= scale
-		}
-		softmaxCausal(s[:m], m)
-		clear(out[:HS])
-		gemvRows(out[:HS], s[:m], v, vS)
-	} else {
-		// scores (nq, m) = q·kᵀ/√HS
-		impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, scale, q, qS, k, kS, 0, s, m)
-		for r := 0; r < nq; r++ {
-			softmaxCausal(s[r*m:(r+1)*m], pos+r+1)
-		}
-		// out (nq, HS) = p·v
-		impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, 1, s, m, v, vS, 0, out, outS)
-	}
-	if att != nil {
-		for r := 0; r < nq; r++ {
-			row := att[r*attS : r*attS+attS]
-			n := copy(row, s[r*m:(r+1)*m])
-			clear(row[n:])
-		}
-	}
-}
-
-// softmaxCausal replaces row[:n] by its softmax and zeroes row[n:], the masked future.
-func softmaxCausal(row []float32, n int) {
-	if n == 0 {
-		clear(row)
+	if useFast {
+		fast.AttentionCached(out, qkv, kc, vc, n, pos0, C, NH)
 		return
 	}
-	inv := 1 / expSum(row[:n], rowMax(row[:n]))
-	for j := range row[:n] {
-		row[j] *= inv
-	}
-	clear(row[n:])
+	attend(out, nil, qkv, 3*C, kc, C, vc, C, n, pos0, C, NH)
 }
 
-// rowMax is the largest of x (not empty): eight at a time with AVX2 where the CPU has it.
-func rowMax(x []float32) float32 {
-	n := 0
-	if hasAVX2 {
-		n = len(x) &^ 7
-	}
-	mx := x[0]
-	if n > 0 {
-		mx = maxAVX2(x[:n])
-	}
-	for _, v := range x[n:] {
-		mx = max(mx, v)
-	}
-	return mx
-}
-
-// expLo and expHi bound the argument of expSum (the bits of exp_amd64.s): e^expLo is about
-// the smallest normal float32 and e^expHi about the largest.
-var expLo, expHi = math.Float32frombits(0xc2aeac50), math.Float32frombits(0x42b0c0a5)
-
-// expSumGo is expSum one element at a time: exp32 written into the loop (a call per
-// element costs as much as the polynomial), with the input clamped as the AVX2 kernel does.
-func expSumGo(x []float32, shift float32) float32 {
-	var sum float32
-	for j, v := range x {
-		v = min(max(v-shift, expLo), expHi)
-		fx := float32(math.Floor(float64(v*1.44269504088896341 + 0.5)))
-		v -= fx * 0.693359375
-		v -= fx * -2.12194440e-4
-		z := v * v
-		y := ((((1.9875691500e-4*v+1.3981999507e-3)*v+8.3334519073e-3)*v+4.1665795894e-2)*v+1.6666665459e-1)*v + 5.0000001201e-1
-		e := (y*z + v + 1) * math.Float32frombits(uint32(int32(fx)+127)<<23)
-		x[j] = e
-		sum += e
-	}
-	return sum
-}
-
-// attentionNaive is the reference for attentionForward, llm.c's loops in float64,
-// filling the whole (B, NH, T, T) att.
-func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
+// attend is the attention of n queries at positions pos0…pos0+n-1 against the keys and
+// values of positions 0…pos0+n-1, rows strided:
+//
+//	out (n, C)                     q (n, C) stride qS
+//	att (NH, n, pos0+n) or nil     k, v (pos0+n, C) strides kS, vS
+func attend(out, att, q []float32, qS int, k []float32, kS int, v []float32, vS int, n, pos0, C, NH int) {
 	HS := C / NH
 	scale := 1 / math.Sqrt(float64(HS))
-	sc := make([]float64, T)
-	for b := 0; b < B; b++ {
-		for t := 0; t < T; t++ {
-			for h := 0; h < NH; h++ {
-				q := qkv[(b*T+t)*3*C+h*HS:]
-				mx := math.Inf(-1)
-				for j := 0; j <= t; j++ {
-					k := qkv[(b*T+j)*3*C+C+h*HS:]
-					var d float64
-					for i := 0; i < HS; i++ {
-						d += float64(q[i]) * float64(k[i])
-					}
-					sc[j] = d * scale
-					mx = math.Max(mx, sc[j])
+	m := pos0 + n // keys in all
+	p := make([]float64, m)
+	for h := 0; h < NH; h++ {
+		for t := 0; t < n; t++ {
+			qt := q[t*qS+h*HS : t*qS+h*HS+HS]
+			seen := pos0 + t + 1 // keys this query sees: itself and the past
+			mx := math.Inf(-1)
+			for j := 0; j < seen; j++ {
+				kj := k[j*kS+h*HS : j*kS+h*HS+HS]
+				var dot float64
+				for i := range qt {
+					dot += float64(qt[i]) * float64(kj[i])
 				}
-				var sum float64
-				for j := 0; j <= t; j++ {
-					sc[j] = math.Exp(sc[j] - mx)
-					sum += sc[j]
+				p[j] = dot * scale
+				mx = math.Max(mx, p[j])
+			}
+			var sum float64
+			for j := 0; j < seen; j++ {
+				p[j] = math.Exp(p[j] - mx)
+				sum += p[j]
+			}
+			for j := 0; j < seen; j++ {
+				p[j] /= sum
+			}
+			o := out[t*C+h*HS : t*C+h*HS+HS]
+			for i := range o {
+				var acc float64
+				for j := 0; j < seen; j++ {
+					acc += p[j] * float64(v[j*vS+h*HS+i])
 				}
-				o := out[(b*T+t)*C+h*HS:]
-				for i := 0; i < HS; i++ {
-					var acc float64
-					for j := 0; j <= t; j++ {
-						acc += sc[j] / sum * float64(qkv[(b*T+j)*3*C+2*C+h*HS+i])
-					}
-					o[i] = float32(acc)
-				}
-				if att != nil {
-					row := att[((b*NH+h)*T+t)*T : ((b*NH+h)*T+t+1)*T]
-					for j := range row {
-						row[j] = 0
-						if j <= t {
-							row[j] = float32(sc[j] / sum)
-						}
+				o[i] = float32(acc)
+			}
+			if att != nil {
+				row := att[(h*n+t)*m : (h*n+t+1)*m]
+				for j := range row {
+					row[j] = 0
+					if j < seen {
+						row[j] = float32(p[j])
 					}
 				}
 			}
@@ -220,29 +106,8 @@ func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
 	}
 }
 
-// exp32 is e^x in float32 to about one ulp (Cephes' expf: x = k·ln2 + r, |r| ≤ ln2/2,
-// e^r by a degree-6 polynomial, 2^k put in the exponent bits). It underflows to 0 below
-// -87.3, which the softmax relies on for masked or far-below-max scores.
-func exp32(x float32) float32 {
-	if x > 88.37 {
-		return float32(math.Inf(1))
-	}
-	if x < -87.33 {
-		return 0
-	}
-	fx := float32(math.Floor(float64(x*1.44269504088896341 + 0.5)))
-	x -= fx * 0.693359375
-	x -= fx * -2.12194440e-4
-	z := x * x
-	y := ((((1.9875691500e-4*x+1.3981999507e-3)*x+8.3334519073e-3)*x+4.1665795894e-2)*x+1.6666665459e-1)*x + 5.0000001201e-1
-	y = y*z + x + 1
-	return y * math.Float32frombits(uint32(int32(fx)+127)<<23)
-}
-
-// attentionBackward is the gradient of attentionForward (llm.c's attention_backward),
-// one head of one sequence per task, in blocks of qBlock queries like the forward so that
-// the work above the causal diagonal is skipped. For a block of queries with
-// probabilities P (saved in att), scores S = Q·Kᵀ/√HS and output Y = P·V:
+// attentionBackward is the gradient of attentionForward (llm.c's attention_backward). For
+// one head with probabilities P (saved in att), scores S = Q·Kᵀ/√HS and output Y = P·V:
 //
 //	dP = dY·Vᵀ           dV += Pᵀ·dY
 //	dS = P ⊙ (dP - rowsum(P ⊙ dP))      (the softmax backward; zero past the mask)
@@ -250,42 +115,44 @@ func exp32(x float32) float32 {
 //
 //	dqkv (B, T, 3*C)   dout (B, T, C)   qkv (B, T, 3*C)   att (B, NH, T, T)
 func attentionBackward(dqkv, dout, qkv, att []float32, B, T, C, NH int) {
+	if useFast {
+		fast.AttentionBackward(dqkv, dout, qkv, att, B, T, C, NH)
+		return
+	}
 	HS := C / NH
 	scale := float32(1 / math.Sqrt(float64(HS)))
-	impl := blas32.Implementation()
-	scratch := make([][]float32, workers())
-	parallelFor(B*NH, func(w, i int) {
-		b, h := i/NH, i%NH
-		if scratch[w] == nil {
-			scratch[w] = make([]float32, qBlock*T)
-		}
-		ds := scratch[w]
-		base := b * T * 3 * C
-		q, k, v := qkv[base+h*HS:], qkv[base+C+h*HS:], qkv[base+2*C+h*HS:]
-		dq, dk, dv := dqkv[base+h*HS:], dqkv[base+C+h*HS:], dqkv[base+2*C+h*HS:]
-		for t0 := 0; t0 < T; t0 += qBlock {
-			nq := min(qBlock, T-t0)
-			m := t0 + nq                 // keys visible to the block's last query
-			p := att[((b*NH+h)*T+t0)*T:] // (nq, T) rows, stride T
-			dy := dout[(b*T+t0)*C+h*HS:] // (nq, HS), stride C
-			// dP (nq, m) = dY·Vᵀ
-			impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, 1, dy, C, v, 3*C, 0, ds, m)
-			// dV (m, HS) += Pᵀ·dY
-			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, 1, p, T, dy, C, 1, dv, 3*C)
-			// softmax backward, row by row
-			for r := 0; r < nq; r++ {
-				pr, dr := p[r*T:r*T+m], ds[r*m:(r+1)*m]
-				var dot float32
-				for j := range dr {
-					dot += pr[j] * dr[j]
+	dp := make([]float32, T)
+	for b := 0; b < B; b++ {
+		for h := 0; h < NH; h++ {
+			for t := 0; t < T; t++ {
+				p := att[((b*NH+h)*T+t)*T:]
+				dy := dout[(b*T+t)*C+h*HS : (b*T+t)*C+h*HS+HS]
+				q := qkv[(b*T+t)*3*C+h*HS:]
+				dq := dqkv[(b*T+t)*3*C+h*HS:]
+				// dP_j = dY·v_j, and dV_j += P_j·dY
+				var dot float32 // Σ_j P_j·dP_j
+				for j := 0; j <= t; j++ {
+					v := qkv[(b*T+j)*3*C+2*C+h*HS:]
+					dv := dqkv[(b*T+j)*3*C+2*C+h*HS:]
+					var d float32
+					for i, g := range dy {
+						d += g * v[i]
+						dv[i] += p[j] * g
+					}
+					dp[j] = d
+					dot += p[j] * d
 				}
-				for j := range dr {
-					dr[j] = pr[j] * (dr[j] - dot)
+				// dS_j = P_j·(dP_j - dot); dQ += dS_j·k_j·scale, dK_j += dS_j·q·scale
+				for j := 0; j <= t; j++ {
+					ds := p[j] * (dp[j] - dot) * scale
+					k := qkv[(b*T+j)*3*C+C+h*HS:]
+					dk := dqkv[(b*T+j)*3*C+C+h*HS:]
+					for i := 0; i < HS; i++ {
+						dq[i] += ds * k[i]
+						dk[i] += ds * q[i]
+					}
 				}
 			}
-			// dQ (nq, HS) += dS·K·scale;  dK (m, HS) += dSᵀ·Q·scale
-			impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, scale, ds, m, k, 3*C, 1, dq[t0*3*C:], 3*C)
-			impl.Sgemm(blas.Trans, blas.NoTrans, m, HS, nq, scale, ds, m, q[t0*3*C:], 3*C, 1, dk, 3*C)
 		}
-	})
+	}
 }

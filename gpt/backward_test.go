@@ -1,6 +1,8 @@
 package gpt
 
 import (
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+
 	"math/rand/v2"
 	"testing"
 )
@@ -74,7 +76,7 @@ func TestBackwardAcrossQueryBlocks(t *testing.T) {
 	}
 	m.Init(4, true)
 	perturb(m.Params, 5)
-	T := qBlock + 13
+	T := fast.QBlock + 13
 	x, y := randomBatch(rand.New(rand.NewPCG(6, 6)), 2, T, blockCheckConfig.VocabSize)
 	rows, err := GradCheck(m, x, y, 1e-2, 12)
 	if err != nil {

@@ -1,6 +1,8 @@
 package gpt
 
 import (
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -92,7 +94,7 @@ func BenchmarkSoftmax(b *testing.B) {
 		for j := range x {
 			x[j] = -float32(j%200) * 0.1
 		}
-		softmaxCausal(x, len(x))
+		fast.Softmax(x)
 	}
 }
 

@@ -1,11 +1,6 @@
 package gpt
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-)
+import "math"
 
 // bfloat16 is the top half of a float32: 1 sign bit, the same 8 exponent bits, 7 mantissa
 // bits. Converting a float32 keeps its range and rounds away 16 mantissa bits.
@@ -51,7 +46,7 @@ type params16 struct {
 
 func newParams16(p *Params, cfg Config) *params16 {
 	q := &params16{data: make([]uint16, len(p.Data)), tensors: Layout(cfg)}
-	parallelChunks(len(p.Data), 1<<16, func(lo, hi int) {
+	parallel(len(p.Data), 1<<16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			q.data[i] = float32ToBF16(p.Data[i])
 		}
@@ -130,7 +125,7 @@ func (m *Model) block(l int) *Block {
 	q := m.w16
 	src := q.data[q.blockOff[l] : q.blockOff[l]+q.blockLen]
 	dst := q.scratch.Data[q.scratch.Tensors[2].Offset:]
-	parallelChunks(len(src), 1<<16, func(lo, hi int) {
+	parallel(len(src), 1<<16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			dst[i] = bf16ToFloat32(src[i])
 		}
@@ -166,13 +161,6 @@ func (m *Model) logits(out, x []float32, N int) {
 		for i, h := range src {
 			w[i] = bf16ToFloat32(h)
 		}
-		if N == 1 {
-			gemvLogits(out[v0:v0+nv], x, w, C, nv) // gemv.go
-			continue
-		}
-		gemmSplit(N, nv, func(r0, r1, c0, c1 int) {
-			blas32.Implementation().Sgemm(blas.NoTrans, blas.Trans, r1-r0, c1-c0, C,
-				1, x[r0*C:], C, w[c0*C:], C, 0, out[r0*V+v0+c0:], V)
-		})
+		logitsStrip(out[v0:], V, x, w[:nv*C], N, C, nv)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The study's position counts (MEASUREMENTS.md, "Generation is a loop"), on paper.
+// The study's position counts (package study, "Generation is a loop"), on paper.
 // TestGeneratorCountsPositions checks that the Generator pushes exactly these.
 func TestPositions(t *testing.T) {
 	u, c := Positions(11, 256)

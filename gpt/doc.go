@@ -8,6 +8,44 @@
 // that doubles as the output layer. The references it was checked against are the Hugging
 // Face checkpoint layout, nanoGPT's model.py and llm.c's train_gpt2.c.
 //
+// Read the files in this order, the order the data flows:
+//
+//	config.go      Config and the presets (Small … XL, Tiny, Mini); the parameter counts
+//	params.go      Params: every weight in one slab, with views named after the checkpoint
+//	init.go        GPT-2's initialisation, the residual projections scaled by 1/√(2L)
+//	embed.go       wte + wpe: token and position embeddings, and their backward
+//	layernorm.go   LayerNorm (ln_1, ln_2, ln_f), forward and backward
+//	matmul.go      the Conv1D products (c_attn, c_proj, c_fc) and the tied output layer
+//	attention.go   causal self-attention, forward, cached and backward
+//	mlp.go         GELU, the MLP's nonlinearity
+//	residual.go    the residual stream: x + attn(…), x + mlp(…)
+//	block.go       one transformer block, pre-LayerNorm, from the ops above
+//	model.go       Model and Forward: embeddings, the blocks, ln_f, the logits
+//	loss.go        softmax and cross-entropy, and their backward
+//	backward.go    Backward: the blocks in reverse, every *Backward beside its forward
+//	gradcheck.go   GradCheck: the backward against finite differences
+//	adamw.go       AdamW, with weight decay on the matrices only
+//	schedule.go    the learning rate: warm-up, then cosine decay
+//	corpus.go      the training corpus: files → tokens (cached on disk) → seeded batches
+//	trainer.go     Trainer: one Step is forward, backward, clip, AdamW
+//	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
+//	kvcache.go     the KV cache: one slab of keys and values per sequence
+//	generate.go    Generator: one token per Step, cached or not
+//	sample.go      temperature, top-k, top-p: from logits to the next token
+//	policy.go      Policy: the sampling settings as one value that prints itself
+//	stream.go      GenerateText, GenerateChan: the streaming API
+//	precision.go   FP32 and BF16
+//	bf16.go        bfloat16 weights and activations
+//	safetensors.go the safetensors format: reader and writer, not the model
+//	modelfile.go   a model in a file: LoadHF, Save, Load, Find
+//	open.go        Open: a model and its tokenizer from any of those files, by one rule
+//	pretrained.go  Pretrained: the model a notebook opens (GPT-2, else the shipped one)
+//	trace.go       Trace: residual norms by depth, attention, timings
+//	compare.go     cached vs uncached, fp32 vs bf16, batched vs one at a time
+//	budget.go      positions and bytes: what the cache saves and costs
+//	growth.go      ResidualGrowth: the residual stream's norm by depth at init
+//	fast.go        the seam: useFast, and the branch from each step to gpt/internal/fast
+//
 // Letters used in shape comments, defined once:
 //
 //	B  batch size           T  time (positions)     C  channels (width)
@@ -28,23 +66,21 @@
 //	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //
-// Speed: where the CPU has AVX2 and FMA, the model's matrix products (forward and
-// backward) run on a blocked sgemm of our own (sgemm_amd64.go: packed panels, a 6×16
-// assembly micro-kernel, both cores), in both builds; it beats single-threaded OpenBLAS on
-// the forward's shapes. The rest goes through gonum's blas32: pure Go by default (with that
-// sgemm as its Sgemm), OpenBLAS when built with -tags openblas (as the Makefile does).
-// One-row products (a cached decode step) run on kernels of our own that stream each
-// weight once at the memory's speed (gemv.go). Attention is a fused causal kernel whose
-// products run on the same micro-kernel over panels packed once per head
-// (attention_packed_amd64.go), and the exponentials of softmax
-// and GELU run eight at a time with AVX2 where the CPU has it. Work is split over the cores
-// by a team of helper goroutines that stay awake between parallel regions (team.go).
-// Every fast kernel has a naive reference beside it that the tests compare it with.
+// Speed: each step of the forward and backward is written here as plain loops, and one
+// branch away (fast.go) runs a fast kernel from gpt/internal/fast that computes the same
+// thing: a blocked AVX2 sgemm of our own where the CPU has AVX2 and FMA, gemv kernels that
+// stream the weights of a one-row product once, a fused causal attention, exponentials
+// eight at a time, and a team of helper goroutines that splits each step over the cores.
+// The remaining products run on gonum's pure-Go BLAS, or OpenBLAS when built with
+// -tags openblas (as the Makefile does); the BLAS is the kernels' own, and importing gpt
+// changes no global state of gonum's. The tests run a whole forward and backward through
+// both sides of the seam and compare them.
 //
 //	path, err := gpt.Find()     // $GPT2_WEIGHTS, or GPT-2 in the Hugging Face cache
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
 //	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
+//	m, tok, err := gpt.Open("testdata/gopher.safetensors") // any model file, with its tokenizer
 //	m, tok, about, err := gpt.Pretrained() // what a notebook runs: GPT-2 if found, else testdata/gopher.safetensors
 //
 //	g, err := gpt.NewGenerator(m, tok.Encode("Hello"), gpt.NanoGPT, true) // cached; gpt.Greedy is argmax

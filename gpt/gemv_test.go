@@ -1,6 +1,8 @@
 package gpt
 
 import (
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -11,10 +13,10 @@ import (
 func TestGemvMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	paths := []bool{false}
-	if hasAVX2 {
+	if fast.HasAVX2 {
 		paths = append(paths, true)
 	}
-	defer func(v bool) { setAVX2(v) }(hasAVX2)
+	defer func(v bool) { setAVX2(v) }(fast.HasAVX2)
 	for _, avx := range paths {
 		setAVX2(avx)
 		for _, s := range [][2]int{{1, 1}, {3, 7}, {4, 8}, {5, 9}, {48, 200}, {192, 576}, {67, 1061}, {768, 2304}} {
@@ -64,24 +66,4 @@ func BenchmarkGemv(b *testing.B) {
 		}
 		b.ReportMetric(float64(4*V*C)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 	})
-}
-
-// BenchmarkMemoryStream is the ceiling of a decode step: both cores reading 512 MB once,
-// in memory order, with the one-row kernel's dot products (x stays in cache). Its GB/s
-// divided into GPT-2 Small's 497.8 MB of fp32 weights is the fastest a cached step can go.
-func BenchmarkMemoryStream(b *testing.B) {
-	const cols = 1024
-	rows := (512 << 20) / 4 / cols
-	w := make([]float32, rows*cols)
-	for i := range w {
-		w[i] = 1
-	}
-	x, y := make([]float32, cols), make([]float32, rows)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		parallelChunks(rows, 1024, func(lo, hi int) { gemvDot(y[lo:hi], x, w[lo*cols:], cols) })
-	}
-	gbs := float64(4*len(w)) * float64(b.N) / b.Elapsed().Seconds() / 1e9
-	b.ReportMetric(gbs, "GB/s")
-	b.ReportMetric(gbs*1e9/(4*float64(Small.NumParams())), "Small-tok/s-ceiling")
 }

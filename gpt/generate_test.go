@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,14 +169,14 @@ func TestGeneratorPolicy(t *testing.T) {
 		return g.Generated()
 	}
 	a, b := run(p, true), run(p, true)
-	if !equalInts(a, b) || len(a) != 40 {
+	if !slices.Equal(a, b) || len(a) != 40 {
 		t.Errorf("same seed, two runs:\n%v\n%v", a, b)
 	}
-	if u := run(p, false); !equalInts(a, u) {
+	if u := run(p, false); !slices.Equal(a, u) {
 		t.Errorf("same seed, cached vs uncached:\n%v\n%v", a, u)
 	}
 	p.Seed++
-	if c := run(p, true); equalInts(a, c) {
+	if c := run(p, true); slices.Equal(a, c) {
 		t.Errorf("seeds 1234 and 1235 sampled the same 40 tokens %v", a)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Growth is how the norm of the residual stream grows with depth in a model at init: the
-// study's figure "residual-stream norm growth, untrained" (MEASUREMENTS.md).
+// study's figure "residual-stream norm growth, untrained" (package study).
 type Growth struct {
 	Config Config
 	Seed   uint64
@@ -60,12 +60,9 @@ func ResidualGrowth(cfg Config, seed uint64, scaled bool, T int) (Growth, error)
 		return Growth{}, fmt.Errorf("gpt: residual growth: %d positions, block size is %d", T, cfg.BlockSize)
 	}
 	C, L := cfg.Channels, cfg.Layers
-	residStd := 0.02
-	if scaled {
-		residStd = 0.02 / math.Sqrt(2*float64(L))
-	}
+	residStd := residualStd(L, scaled)
 	// The stream of Params.Init: tensors in checkpoint order, normals for every matrix.
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	rng := newInitRNG(seed)
 	wte := make([]float32, cfg.VocabSize*C)
 	wpe := make([]float32, cfg.BlockSize*C)
 	normal(rng, wte, 0.02)
@@ -88,16 +85,7 @@ func ResidualGrowth(cfg Config, seed uint64, scaled bool, T int) (Growth, error)
 	attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, cfg.Heads) }
 	for l := 0; l < L; l++ {
 		for _, t := range blockTensors {
-			switch {
-			case strings.HasSuffix(t.Name, "ln_1.weight"), strings.HasSuffix(t.Name, "ln_2.weight"):
-				fill(t.Data, 1)
-			case len(t.Shape) == 1:
-				fill(t.Data, 0)
-			case strings.HasSuffix(t.Name, "c_proj.weight"):
-				normal(rng, t.Data, residStd)
-			default:
-				normal(rng, t.Data, 0.02)
-			}
+			initTensor(rng, t, residStd)
 		}
 		la := a.layer(0, C, cfg.Heads)
 		blockForward(la, x, &blk.H[0], attend, func([]float32) {}, T, C)

@@ -2,7 +2,8 @@ package gpt
 
 import (
 	"math"
-	"sync"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
 )
 
 // lnEps is GPT-2's LayerNorm epsilon.
@@ -16,9 +17,9 @@ const lnEps = 1e-5
 //	inp        (N, C)
 //	weight, bias (C)
 //
-// Rows are independent and split over the cores.
+// Rows are independent and, on the fast side, split over the cores.
 func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
-	parallelChunks(N, 64, func(lo, hi int) {
+	parallel(N, 64, func(lo, hi int) {
 		layernormRows(out, mean, rstd, inp, weight, bias, lo, hi, C)
 	})
 }
@@ -76,15 +77,6 @@ func sumSquaredDev64(x []float32, m float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// residualForward adds two streams: out = inp1 + inp2, all (N).
-func residualForward(out, inp1, inp2 []float32, N int) {
-	parallelChunks(N, 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out[i] = inp1[i] + inp2[i]
-		}
-	})
-}
-
 // layernormBackward is the gradient of layernormForward (llm.c's layernorm_backward).
 // With n = (x-mean)·rstd the normalised row and dn = weight·dout:
 //
@@ -93,56 +85,29 @@ func residualForward(out, inp1, inp2 []float32, N int) {
 //
 //	dinp (N, C)   dweight, dbias (C)   dout, inp (N, C)   weight (C)   mean, rstd (N)
 //
-// Rows are split over the cores; each chunk sums its own dweight/dbias, and the partial
-// sums are added in chunk order, so the result does not depend on scheduling.
+// The fast kernel splits the rows over the cores, each summing its own dweight and dbias.
 func layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd []float32, N, C int) {
-	nChunks := max(1, min(workers(), N/64))
-	partial := make([][]float32, nChunks) // (nChunks, 2C): dweight | dbias of each chunk
-	var wg sync.WaitGroup
-	for k := range nChunks {
-		lo, hi := N*k/nChunks, N*(k+1)/nChunks
-		partial[k] = make([]float32, 2*C)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dw, db := partial[k][:C], partial[k][C:]
-			for n := lo; n < hi; n++ {
-				x, d, di := inp[n*C:(n+1)*C], dout[n*C:(n+1)*C], dinp[n*C:(n+1)*C]
-				m, s := mean[n], rstd[n]
-				var dnMean, dnNormMean float32
-				for i := range x {
-					norm := (x[i] - m) * s
-					dn := weight[i] * d[i]
-					dnMean += dn
-					dnNormMean += dn * norm
-				}
-				dnMean /= float32(C)
-				dnNormMean /= float32(C)
-				for i := range x {
-					norm := (x[i] - m) * s
-					dn := weight[i] * d[i]
-					db[i] += d[i]
-					dw[i] += norm * d[i]
-					di[i] += s * (dn - dnMean - norm*dnNormMean)
-				}
-			}
-		}()
+	if useFast {
+		fast.LayernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C)
+		return
 	}
-	wg.Wait()
-	for _, p := range partial {
-		for i := 0; i < C; i++ {
-			dweight[i] += p[i]
-			dbias[i] += p[C+i]
+	for n := 0; n < N; n++ {
+		x, d, di := inp[n*C:(n+1)*C], dout[n*C:(n+1)*C], dinp[n*C:(n+1)*C]
+		var dnMean, dnNormMean float64
+		for i := range x {
+			norm := float64((x[i] - mean[n]) * rstd[n])
+			dn := float64(weight[i] * d[i])
+			dnMean += dn
+			dnNormMean += dn * norm
 		}
-	}
-}
-
-// residualBackward is the gradient of residualForward: both inputs get dout.
-//
-//	dinp1, dinp2, dout (N)
-func residualBackward(dinp1, dinp2, dout []float32, N int) {
-	for i := 0; i < N; i++ {
-		dinp1[i] += dout[i]
-		dinp2[i] += dout[i]
+		dnMean /= float64(C)
+		dnNormMean /= float64(C)
+		for i := range x {
+			norm := float64((x[i] - mean[n]) * rstd[n])
+			dn := float64(weight[i] * d[i])
+			dbias[i] += d[i]
+			dweight[i] += float32(norm) * d[i]
+			di[i] += float32(float64(rstd[n]) * (dn - dnMean - norm*dnNormMean))
+		}
 	}
 }

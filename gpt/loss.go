@@ -1,6 +1,10 @@
 package gpt
 
-import "math"
+import (
+	"math"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+)
 
 // IgnoreTarget marks a position whose target does not count in the loss (nanoGPT's
 // ignore_index=-1), e.g. padding.
@@ -15,35 +19,32 @@ const IgnoreTarget = -1
 //	logits  (N, V)
 //	targets (N)
 //
-// Rows are split over the cores; the mean is summed over the losses in row order, so it does
+// The fast kernel splits the rows over the cores; the mean is summed over the losses in row order, so it does
 // not depend on the split.
 func crossentropyForward(probs, losses, logits []float32, targets []int, N, V int) float32 {
-	parallelChunks(N, 16, func(lo, hi int) {
-		for n := lo; n < hi; n++ {
+	if useFast {
+		fast.CrossEntropy(probs, losses, logits, targets, IgnoreTarget, N, V)
+	} else {
+		for n := 0; n < N; n++ {
 			l, p := logits[n*V:(n+1)*V], probs[n*V:(n+1)*V]
-			mx := float32(math.Inf(-1))
+			mx := math.Inf(-1)
 			for _, x := range l {
-				mx = max(mx, x)
+				mx = math.Max(mx, float64(x))
 			}
-			var sum float32
+			var sum float64
+			for _, x := range l {
+				sum += math.Exp(float64(x) - mx)
+			}
 			for i, x := range l {
-				e := exp32(x - mx)
-				p[i] = e
-				sum += e
+				p[i] = float32(math.Exp(float64(x)-mx) / sum)
 			}
-			inv := 1 / sum
-			for i := range p {
-				p[i] *= inv
+			losses[n] = 0
+			if tgt := targets[n]; tgt != IgnoreTarget {
+				// -log softmax computed from the logits, accurate even where p underflows.
+				losses[n] = float32(math.Log(sum) - (float64(l[tgt]) - mx))
 			}
-			tgt := targets[n]
-			if tgt == IgnoreTarget {
-				losses[n] = 0
-				continue
-			}
-			// -log softmax computed from the logits, accurate even where p underflows.
-			losses[n] = float32(math.Log(float64(sum))) - (l[tgt] - mx)
 		}
-	})
+	}
 	var total float64
 	counted := 0
 	for n, tgt := range targets[:N] {
@@ -77,7 +78,7 @@ func crossentropySoftmaxBackward(dlogits, probs []float32, targets []int, N, V i
 		return
 	}
 	dloss := 1 / float32(count)
-	parallelChunks(N, 16, func(lo, hi int) {
+	parallel(N, 16, func(lo, hi int) {
 		for n := lo; n < hi; n++ {
 			tgt := targets[n]
 			if tgt == IgnoreTarget {

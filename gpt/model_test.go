@@ -1,6 +1,8 @@
 package gpt
 
 import (
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -127,7 +129,7 @@ func TestKernelsMatchNaive(t *testing.T) {
 	x := randomSlice(rng, 5003, 3) // a tail past the last eight
 	got, want := make([]float32, len(x)), make([]float32, len(x))
 	geluNaive(want, x, len(x))
-	avx2 := hasAVX2
+	avx2 := fast.HasAVX2
 	for _, avx := range []bool{avx2, false} {
 		setAVX2(avx)
 		geluForward(got, x, len(x))
@@ -136,12 +138,6 @@ func TestKernelsMatchNaive(t *testing.T) {
 		}
 	}
 	setAVX2(avx2)
-	for _, v := range []float32{-80, -20, -1, -1e-3, 0, 1e-3, 0.5, 1, 10, 80} {
-		got, want := exp32(v), math.Exp(float64(v))
-		if rel := math.Abs(float64(got)-want) / want; rel > 3e-7 {
-			t.Errorf("exp32(%g) = %g, want %g (rel %g)", v, got, want, rel)
-		}
-	}
 }
 
 // The whole forward against the naive reference, on Tiny with non-trivial biases.
@@ -241,7 +237,7 @@ func TestTokenOutsideVocabulary(t *testing.T) {
 	}
 }
 
-// The cached loop against the uncached forward, on logits with a tolerance (MEASUREMENTS.md,
+// The cached loop against the uncached forward, on logits with a tolerance (the study, package study:
 // habit 1): a prompt prefilled at once, then one token at a time, then a chunk.
 func TestForwardCachedMatchesForward(t *testing.T) {
 	m := newTestModel(t, Tiny, 5)
@@ -327,7 +323,7 @@ func TestBatchedEqualsSingle(t *testing.T) {
 	}
 }
 
-// MEASUREMENTS.md: a forward with targets over 92 positions of GPT-2 small at init gives
+// The study (package study): a forward with targets over 92 positions of GPT-2 small at init gives
 // logits (1, 92, 50257) and a loss near ln 50257 ≈ 10.8.
 func TestForwardSmall92(t *testing.T) {
 	if testing.Short() {
@@ -352,40 +348,4 @@ func TestForwardSmall92(t *testing.T) {
 	if math.Abs(float64(out.Loss)-ln) > 0.15 {
 		t.Errorf("loss %.4f, want ≈ ln 50257 = %.4f", out.Loss, ln)
 	}
-}
-
-// The vector exponential (AVX2 where the CPU has it) against the scalar loop and math.Exp.
-func TestExpSum(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	for _, n := range []int{0, 1, 7, 8, 9, 100, 1027} {
-		x := make([]float32, n)
-		for i := range x {
-			x[i] = float32(rng.Float64()*170 - 110)
-		}
-		x = append(x, -200, -87.3, 0, 1, 80, 200) // the last one clamps to e^88.38
-		shift := float32(rng.Float64() * 3)
-		a, b := append([]float32(nil), x...), append([]float32(nil), x...)
-		sa, sb := expSum(a, shift), expSumGo(b, shift)
-		var want float64
-		for i, v := range x {
-			e := math.Exp(float64(min(max(v-shift, expLo), expHi)))
-			want += e
-			if math.Abs(float64(a[i])-e) > 3e-7*e+1e-42 { // 1e-42: results near the smallest normal lose bits
-				t.Errorf("n=%d: exp(%g-%g) = %g, want %g", n, x[i], shift, a[i], e)
-			}
-			if math.Abs(float64(a[i]-b[i])) > 2e-7*e+1e-42 {
-				t.Errorf("n=%d: vector %g vs scalar %g at %g", n, a[i], b[i], x[i])
-			}
-		}
-		if want > math.MaxFloat32 {
-			continue // the float32 sum overflows, as it should
-		}
-		if rel := math.Abs(float64(sa)-want) / want; rel > 1e-5 {
-			t.Errorf("n=%d: sum %g, want %g", n, sa, want)
-		}
-		if rel := math.Abs(float64(sa-sb)) / want; rel > 1e-5 {
-			t.Errorf("n=%d: vector sum %g, scalar %g", n, sa, sb)
-		}
-	}
-	t.Logf("AVX2: %v", hasAVX2)
 }

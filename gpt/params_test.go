@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The study's counts for GPT-2 small (MEASUREMENTS.md, "five decisions").
+// The study's counts for GPT-2 small (package study, "five decisions").
 func TestCountSmall(t *testing.T) {
 	c := Count(Small)
 	if c.Tied != 124_439_808 {

@@ -17,27 +17,20 @@ const ShippedModel = "gopher.safetensors"
 // Pretrained returns the trained model the notebooks use, its tokenizer, and one sentence
 // saying which model it is and where it came from:
 //
-//  1. OpenAI's GPT-2, when Find finds its weights ($GPT2_WEIGHTS or the Hugging Face cache),
-//     with GPT-2's own tokenizer;
+//  1. OpenAI's GPT-2, when Find finds its weights ($GPT2_WEIGHTS or the Hugging Face cache);
 //  2. otherwise the small model shipped with gptnotes (ShippedModel), found by
-//     ShippedModelPath, with the tokenizer it was trained with.
+//     ShippedModelPath.
+//
+// Both are opened by Open, which finds their tokenizers.
 //
 // A notebook calls it once at the top and prints the description, so every figure after it
 // says which weights made it.
 func Pretrained() (*Model, *tokenizer.Tokenizer, string, error) {
 	gpt2, findErr := Find()
 	if findErr == nil {
-		m, err := LoadHF(gpt2)
+		m, tok, err := Open(gpt2)
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
-		}
-		tok, err := tokenizer.GPT2()
-		if err != nil {
-			return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
-		}
-		if m.Config.VocabSize != tok.VocabSize() {
-			return nil, nil, "", fmt.Errorf("gpt: pretrained: %s has a vocabulary of %d, GPT-2's tokenizer %d",
-				gpt2, m.Config.VocabSize, tok.VocabSize())
 		}
 		return m, tok, fmt.Sprintf("OpenAI's GPT-2 (%d blocks, width %d, %s parameters) from %s.",
 			m.Config.Layers, m.Config.Channels, Commas(m.Config.NumParams()), gpt2), nil
@@ -46,18 +39,9 @@ func Pretrained() (*Model, *tokenizer.Tokenizer, string, error) {
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("gpt: pretrained: no GPT-2 weights (%v), and %w", findErr, err)
 	}
-	m, _, err := Load(path)
+	m, tok, err := Open(path)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
-	}
-	tokPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".tok"
-	tok, err := tokenizer.Load(tokPath)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("gpt: pretrained: tokenizer of %s: %w", path, err)
-	}
-	if tok.VocabSize() != m.Config.VocabSize {
-		return nil, nil, "", fmt.Errorf("gpt: pretrained: %s has %d tokens, the model %s expects %d",
-			tokPath, tok.VocabSize(), path, m.Config.VocabSize)
 	}
 	return m, tok, fmt.Sprintf("OpenAI's GPT-2 was not found, so this is the small model shipped with gptnotes, "+
 		"trained on Go source (%d blocks, width %d, %d-token vocabulary, %s parameters) from %s. "+

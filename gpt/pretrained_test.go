@@ -59,11 +59,11 @@ func TestPretrainedFallsBackToTheShippedModel(t *testing.T) {
 }
 
 func TestPretrainedPrefersGPT2(t *testing.T) {
-	// The reference checkpoint is GPT-2 shaped but has 300 tokens: Pretrained finds it and
-	// then refuses to pair it with GPT-2's 50,257-token tokenizer.
+	// The reference checkpoint is GPT-2 shaped but has 300 tokens and no tokenizer beside it:
+	// Pretrained finds it, and Open refuses to pair it with GPT-2's 50,257-token tokenizer.
 	t.Setenv("GPT2_WEIGHTS", filepath.Join("testdata", "reference", "model.safetensors"))
 	_, _, _, err := Pretrained()
-	if err == nil || !strings.Contains(err.Error(), "vocabulary of 300, GPT-2's tokenizer 50257") {
+	if err == nil || !strings.Contains(err.Error(), "its vocabulary is not GPT-2's") {
 		t.Errorf("err = %v, want the vocabulary mismatch", err)
 	}
 }

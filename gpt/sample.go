@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
 )
 
 // Sampling: a Policy applied to one row of logits (V). The Sampler draws tokens; the helpers
@@ -163,14 +165,14 @@ func softmaxT(dst []float64, logits []float32, T float64) []float64 {
 // softmaxSum returns the largest logit mx and the softmax denominator Σ exp(l − mx), so
 // that token i has probability exp(l[i] − mx)/sum at temperature 1. It is the cheap way to
 // a few probabilities out of a whole vocabulary: the exponentials run eight at a time in
-// float32 (expSum, into scratch, which is returned for reuse), summed in float64 a
+// float32 (fast.ExpSum, into scratch, which is returned for reuse), summed in float64 a
 // thousand at a time; terms below e^-87 count as e^-87, which no sum ≥ 1 can notice.
 func softmaxSum(scratch, logits []float32) (mx float32, sum float64, _ []float32) {
 	scratch = slices.Grow(scratch[:0], len(logits))[:len(logits)]
 	copy(scratch, logits)
 	mx = logits[argmax(logits)]
 	for lo := 0; lo < len(scratch); lo += 1024 {
-		sum += float64(expSum(scratch[lo:min(lo+1024, len(scratch))], mx))
+		sum += float64(fast.ExpSum(scratch[lo:min(lo+1024, len(scratch))], mx))
 	}
 	return mx, sum, scratch
 }

@@ -3,6 +3,7 @@ package gpt
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -122,26 +123,14 @@ func TestSamplerRepeatable(t *testing.T) {
 	}
 	for _, p := range []Policy{{Temperature: 1, Seed: 42}, {Temperature: 0.8, TopK: 200, Seed: 42}, {Temperature: 1.2, TopP: 0.9, Seed: 42}} {
 		a, b := run(p), run(p)
-		if !equalInts(a, b) {
+		if !slices.Equal(a, b) {
 			t.Errorf("%v: two runs differ:\n%v\n%v", p, a, b)
 		}
 		p.Seed++
-		if c := run(p); equalInts(a, c) {
+		if c := run(p); slices.Equal(a, c) {
 			t.Errorf("%v: seeds %d and %d drew the same 40 tokens", p, p.Seed-1, p.Seed)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Top-k and top-p keep exactly the tokens they should: draws never leave the set, and the
@@ -258,7 +247,7 @@ func TestRankByLogit(t *testing.T) {
 	all := rankByLogit(nil, l, len(l))
 	for _, k := range []int{1, 2, 50, 200, 700} {
 		got := rankByLogit(nil, l, k)
-		if !equalInts(got, all[:k]) {
+		if !slices.Equal(got, all[:k]) {
 			t.Errorf("top %d by heap = %v…, want %v…", k, got[:min(k, 5)], all[:min(k, 5)])
 		}
 	}

@@ -2,6 +2,7 @@ package gpt
 
 import (
 	"fmt"
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
 	"html"
 	"math"
 	"strings"
@@ -101,7 +102,7 @@ func (m *Model) Trace(ids []int, opts TraceOptions) (*Trace, error) {
 }
 
 // attentionRow recomputes the attention weights (t+1) of the query at position t in head h
-// from one sequence's qkv (T, 3C), the way attendBlock does.
+// from one sequence's qkv (T, 3C), the way the fast attention kernel does.
 func attentionRow(qkv []float32, t, h, C, NH int) []float32 {
 	HS := C / NH
 	scale := float32(1 / math.Sqrt(float64(HS)))
@@ -115,7 +116,7 @@ func attentionRow(qkv []float32, t, h, C, NH int) []float32 {
 		}
 		row[j] = d * scale
 	}
-	softmaxCausal(row, t+1)
+	fast.Softmax(row)
 	return row
 }
 

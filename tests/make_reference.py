@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write a small random GPT-2 in Hugging Face's layout and what a GPT-2 computes from it.
 
-The Go test gpt/reference_test.go loads the checkpoint with gpt.LoadHF and compares its
+The Go test TestReference in gpt/modelfile_test.go loads the checkpoint with gpt.LoadHF and compares its
 Forward against the logits and loss written here. This file has its own GPT-2, in numpy,
 computed in float64 from the float32 weights it saves, so the two implementations share
 nothing but the file format and the definition of GPT-2:

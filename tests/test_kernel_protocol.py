@@ -1,5 +1,5 @@
 """The Jupyter messaging protocol (5.3) as gptnotes speaks it, driven by the real
-jupyter_client against the built binary. Each test names the rule of KERNEL.md it checks."""
+jupyter_client against the built binary. Each test names the rule of the protocol it checks."""
 import json
 import os
 import pathlib

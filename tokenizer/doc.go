@@ -3,7 +3,7 @@
 //
 // Read the files in this order:
 //
-//	helpers.go    PairCounts and Merge, the two steps BPE is made of
+//	bpe.go        PairCounts and Merge, the two steps BPE is made of
 //	split.go      the regex pre-split: GPT-2's pattern, written by hand
 //	train.go      Train: learn merges from text (incremental pair counts)
 //	tokenizer.go  the Tokenizer type: vocabulary, Token, Decode, DecodeBytes

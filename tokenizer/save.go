@@ -68,14 +68,20 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Save writes t to the file path (see WriteTo for the format).
+// Save writes t to the file path (see WriteTo for the format), through a temporary file
+// renamed over path, so that a reader never sees half a tokenizer.
 func (t *Tokenizer) Save(path string) error {
 	var buf bytes.Buffer
 	if _, err := t.WriteTo(&buf); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("tokenizer: save: %w", err)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("tokenizer: save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("tokenizer: save %s: %w", path, err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -53,7 +54,8 @@ func CacheBudget(budget gpt.CacheBudget, maxBatch int) *Grid {
 		p.Y.Min = 0
 		if m == "xl" {
 			// The study's figure: XL in bf16, ≈10 sequences weigh the 3.1 GB of weights.
-			points(p, "study: XL bf16, 10 seqs ≈ 3.1 GB", []float64{10}, []float64{3.1}, studyColor, studyGlyph)
+			points(p, fmt.Sprintf("study: XL bf16, %d seqs ≈ %g GB", reference.XLSequences, reference.XLWeightsGB),
+				[]float64{reference.XLSequences}, []float64{reference.XLWeightsGB}, studyColor, studyGlyph)
 		}
 		plots = append(plots, p)
 	}

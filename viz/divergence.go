@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 )
 
 // floor is where a zero difference is drawn on the log-scale axes of this file: a log
@@ -75,9 +76,11 @@ func CachingDifference(c *gpt.CachingComparison) *plot.Plot {
 	line(p, "top-2 gap", xs, gap, 2, false)
 	if n := len(xs); n > 0 {
 		x0, x1 := xs[0], xs[n-1]
-		hline(p, "study: 0.011, 0.00005, 0.004", x0, x1, 0.011, studyColor, true)
-		hline(p, "", x0, x1, 0.00005, studyColor, true)
-		hline(p, "", x0, x1, 0.004, studyColor, true)
+		g := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+		hline(p, "study: "+g(reference.CachingMaxDiff)+", "+g(reference.CachingGapMoved)+", "+g(reference.CachingNarrowest),
+			x0, x1, reference.CachingMaxDiff, studyColor, true)
+		hline(p, "", x0, x1, reference.CachingGapMoved, studyColor, true)
+		hline(p, "", x0, x1, reference.CachingNarrowest, studyColor, true)
 	}
 	if c.NarrowestStep > 0 {
 		points(p, fmt.Sprintf("narrowest gap %.4g at step %d", c.NarrowestGap, c.NarrowestStep),

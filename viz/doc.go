@@ -7,7 +7,7 @@
 //   - a *Grid (several plots side by side) has PNG();
 //   - a *Slider (an interactive figure) and a *Table have HTML().
 //
-// The figures, in the order of MEASUREMENTS.md:
+// The figures, in the order of the study (package study):
 //
 //	residual.go    residual-stream norm by depth, scaled vs plain init (gpt.ResidualGrowth)
 //	positions.go   positions pushed through the stack, cached vs uncached, and the time ratio

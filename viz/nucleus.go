@@ -11,6 +11,7 @@ import (
 	"image/color"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 )
 
 // A TemperatureSweep is how one prompt's next-token distribution changes with the temperature,
@@ -65,13 +66,6 @@ func (s TemperatureSweep) At(T float64) int {
 	return best
 }
 
-// The study's figures for GPT-2 small (MEASUREMENTS.md, "Sampling is a policy on top"): the
-// top-0.9 set at T=1 and T=0.8, by prompt.
-var studyNucleus = map[string][][2]float64{
-	"The capital of France is": {{1, 1504}, {0.8, 237}},
-	"import numpy as":          {{1, 3}, {0.8, 1}},
-}
-
 // TopP draws, on the left, each prompt's top-p set size against the temperature (log scale,
 // the entropy at T = 1 in the legend) and, on the right, the mass the top-40 (dashed) and
 // top-200 (solid) tokens keep. The study's points (GPT-2 small) are grey crosses when a sweep
@@ -91,7 +85,7 @@ func TopP(sweeps []TemperatureSweep) *Grid {
 			sizes[k] = float64(n)
 		}
 		line(left, fmt.Sprintf("%s (%.1f bits)", short(s.Prompt, 28), s.EntropyBits), s.Temperatures, sizes, i, false)
-		if marks, ok := studyNucleus[s.Prompt]; ok {
+		if marks, ok := reference.Nucleus[s.Prompt]; ok {
 			for _, m := range marks {
 				points(left, "", []float64{m[0]}, []float64{m[1]}, studyColor, studyGlyph)
 			}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -39,13 +40,6 @@ type DecodeTiming struct {
 
 // Ratio is Uncached/Cached time, e.g. 5.0 for 256 new tokens in the study.
 func (t DecodeTiming) Ratio() float64 { return float64(t.Uncached) / float64(t.Cached) }
-
-// The study's figures for an 11-token prompt: position ratios and time ratios at 64/256/512 new tokens.
-var (
-	studyNew            = []float64{64, 256, 512}
-	studyPositionRatios = []float64{37, 133, 261}
-	studyTimeRatios     = []float64{2.9, 5.0, 7.4}
-)
 
 // Positions draws, on the left, the positions pushed through the stack against the number of new
 // tokens, with and without the cache; on the right, for the measured runs, the position ratio
@@ -89,8 +83,10 @@ func Positions(counts []PositionCount, timings []DecodeTiming) *Grid {
 		points(right, "", tx, tr, colorAt(0), draw.CircleGlyph{})
 		labels(right, tx, tr, tl, colorAt(0))
 	}
-	points(right, "study: 37/133/261× and 2.9/5.0/7.4×", append(studyNew, studyNew...),
-		append(append([]float64{}, studyPositionRatios...), studyTimeRatios...), studyColor, studyGlyph)
+	sp, st := reference.DecodePositionRatios, reference.DecodeTimeRatios
+	points(right, fmt.Sprintf("study: %g/%g/%g× and %.1f/%.1f/%.1f×", sp[0], sp[1], sp[2], st[0], st[1], st[2]),
+		append(append([]float64{}, reference.DecodeNew...), reference.DecodeNew...),
+		append(append([]float64{}, sp...), st...), studyColor, studyGlyph)
 	right.Y.Min, right.X.Max = 1, 600
 	return NewGrid("Generation is a loop: work vs time, with and without the KV cache", 2, left, right)
 }

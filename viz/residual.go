@@ -7,14 +7,8 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 )
-
-// The study's figures (MEASUREMENTS.md): ‖x_L‖/‖x_0‖ at init, width 768, by depth and init.
-var studyGrowth = []struct {
-	layers int
-	scaled bool
-	ratio  float64
-}{{12, true, 11}, {48, true, 11}, {12, false, 55}, {48, false, 112}}
 
 // ResidualNorms draws how the residual stream grows with depth at init: for each depth and
 // init in growths (gpt.ResidualGrowth results; several seeds of one setting are averaged),
@@ -71,11 +65,12 @@ func ResidualNorms(growths []gpt.Growth) *plot.Plot {
 	}
 	var sx, sy []float64
 	var st []string
-	for _, s := range studyGrowth {
-		sx, sy = append(sx, float64(s.layers)), append(sy, s.ratio)
-		st = append(st, "study "+Ratio(s.ratio))
+	for _, s := range reference.ResidualGrowth {
+		sx, sy = append(sx, float64(s.Layers)), append(sy, s.Ratio)
+		st = append(st, "study "+Ratio(s.Ratio))
 	}
-	points(p, "the study (PyTorch: 10.72, 10.75, 54.33, 113.05)", sx, sy, studyColor, studyGlyph)
+	pt := reference.PyTorch.ResidualGrowth
+	points(p, fmt.Sprintf("the study (PyTorch: %.2f, %.2f, %.2f, %.2f)", pt[0], pt[1], pt[2], pt[3]), sx, sy, studyColor, studyGlyph)
 	labels(p, sx, sy, st, studyColor)
 	p.Y.Min = 1
 	p.X.Max = 56

@@ -58,6 +58,7 @@ func init() {
 		"NewSampler":          reflect.ValueOf(gpt.NewSampler),
 		"NewTrainer":          reflect.ValueOf(gpt.NewTrainer),
 		"NucleusSize":         reflect.ValueOf(gpt.NucleusSize),
+		"Open":                reflect.ValueOf(gpt.Open),
 		"OpenCorpus":          reflect.ValueOf(gpt.OpenCorpus),
 		"OpenSafetensors":     reflect.ValueOf(gpt.OpenSafetensors),
 		"OpenTokenized":       reflect.ValueOf(gpt.OpenTokenized),

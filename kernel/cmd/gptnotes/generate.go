@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -101,9 +99,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadForGenerate loads the model at path (or the one gpt.Find finds) and its tokenizer:
-// GPT-2's own for a Hugging Face checkpoint, the file its metadata names for one of ours.
-// It also returns a line describing what was loaded.
+// loadForGenerate opens the model at path (or the one gpt.Find finds) with its tokenizer
+// (gpt.Open), and returns a line describing what was loaded.
 func loadForGenerate(path string) (*gpt.Model, *tokenizer.Tokenizer, string, error) {
 	if path == "" {
 		found, err := gpt.Find()
@@ -112,48 +109,9 @@ func loadForGenerate(path string) (*gpt.Model, *tokenizer.Tokenizer, string, err
 		}
 		path = found
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "model.safetensors")
-	}
-	s, err := gpt.OpenSafetensors(path)
+	m, tok, err := gpt.Open(path)
 	if err != nil {
 		return nil, nil, "", err
-	}
-	_, ours := s.Metadata["n_layer"]
-	s.Close()
-
-	if !ours { // a Hugging Face checkpoint: GPT-2's tokenizer
-		m, err := gpt.LoadHF(path)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		tok, err := tokenizer.GPT2()
-		if err != nil {
-			return nil, nil, "", err
-		}
-		if m.Config.VocabSize != tok.VocabSize() {
-			return nil, nil, "", fmt.Errorf("%s has a vocabulary of %d, GPT-2's tokenizer %d", path, m.Config.VocabSize, tok.VocabSize())
-		}
-		return m, tok, fmt.Sprintf("%s (Hugging Face, %v)", path, m.Config), nil
-	}
-	m, meta, err := gpt.Load(path)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	var tok *tokenizer.Tokenizer
-	switch name := meta["tokenizer"]; {
-	case name == "gpt2" || (name == "" && m.Config.VocabSize == 50257):
-		tok, err = tokenizer.GPT2()
-	case name == "":
-		err = errors.New("its metadata names no tokenizer and its vocabulary is not GPT-2's")
-	default:
-		tok, err = tokenizer.Load(filepath.Join(filepath.Dir(path), name))
-	}
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("tokenizer of %s: %w", path, err)
-	}
-	if m.Config.VocabSize != tok.VocabSize() {
-		return nil, nil, "", fmt.Errorf("%s has a vocabulary of %d, its tokenizer %d", path, m.Config.VocabSize, tok.VocabSize())
 	}
 	return m, tok, fmt.Sprintf("%s (%v)", path, m.Config), nil
 }

@@ -111,7 +111,7 @@ func TestGenerateCommandHF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "(Hugging Face, GPT-2 config: vocab 50257") || !strings.Contains(out, "\nHello, world") {
+	if !strings.Contains(out, "(GPT-2 config: vocab 50257") || !strings.Contains(out, "\nHello, world") {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -207,7 +207,7 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(log, "resumed from %s at step %d\n", ckpt, tr.StepsDone())
-	} else if err := saveTokenizer(tok, ckptTok); err != nil {
+	} else if err := tok.Save(ckptTok); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "model: %v, %s parameters; %s; batch %d × %d; %s (BLAS: %s)\n",
@@ -254,7 +254,7 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		"steps":      strconv.Itoa(tr.StepsDone()),
 		"corpus":     f.corpus,
 	}
-	if err := saveTokenizer(tok, tokPath(f.out)); err != nil {
+	if err := tok.Save(tokPath(f.out)); err != nil {
 		return err
 	}
 	if err := gpt.Save(f.out, out, meta); err != nil {
@@ -298,14 +298,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// saveTokenizer writes tok to path through a temporary file and a rename.
-func saveTokenizer(tok *tokenizer.Tokenizer, path string) error {
-	tmp := path + ".tmp"
-	if err := tok.Save(tmp); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
 }

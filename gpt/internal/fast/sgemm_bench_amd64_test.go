@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // BenchmarkKernel is the micro-kernel in L1 (a 6×256 tile against a 256×16 panel) on one
@@ -46,10 +45,10 @@ func onCores(n int, fn func()) {
 // longer side ("blas": OpenBLAS with -tags openblas, single-threaded, or gonum's own Sgemm),
 // and through fastSgemm ("fast").
 func BenchmarkGemmForward(b *testing.B) {
-	if !hasAVX2 {
+	if !HasAVX2 {
 		b.Skip("no AVX2")
 	}
-	base := blas32.Implementation().(fastBLAS).Float32
+	base := impl.(fastBLAS).Float32
 	rng := rand.New(rand.NewPCG(4, 4))
 	const N, C = 1024, 768
 	shapes := []struct {
@@ -80,9 +79,9 @@ func BenchmarkGemmForward(b *testing.B) {
 						1, inp[r0*s.K:], s.K, wb, ldb, 0, out[r0*s.OC+c0:], s.OC)
 				}
 				if N >= s.OC {
-					parallelChunks(N, 16, func(lo, hi int) { product(lo, hi, 0, s.OC) })
+					Chunks(N, 16, func(lo, hi int) { product(lo, hi, 0, s.OC) })
 				} else {
-					parallelChunks(s.OC, 64, func(lo, hi int) { product(0, N, lo, hi) })
+					Chunks(s.OC, 64, func(lo, hi int) { product(0, N, lo, hi) })
 				}
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")

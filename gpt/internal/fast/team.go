@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"runtime"
@@ -125,4 +125,61 @@ func (h *helper) loop() {
 		part()
 		h.done.Store(seen)
 	}
+}
+
+// getFloats takes a slice of at least n floats from pool (contents undefined).
+func getFloats(pool *sync.Pool, n int) *[]float32 {
+	if p, ok := pool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n)
+	return &s
+}
+
+// Workers is how many goroutines the kernels split work over: one per core.
+func Workers() int { return runtime.GOMAXPROCS(0) }
+
+// Chunks splits [0, n) into one contiguous chunk per worker (each at least minChunk long)
+// and runs fn on them concurrently, on the team.
+func Chunks(n, minChunk int, fn func(lo, hi int)) {
+	w := Workers()
+	if w > n/minChunk {
+		w = n / minChunk
+	}
+	if w <= 1 {
+		fn(0, n)
+		return
+	}
+	runWorkers(w, func(i int) { fn(n*i/w, n*(i+1)/w) })
+}
+
+// For runs fn(worker, i) for every i in [0, n), handing indices to one goroutine per core;
+// worker (0 ≤ worker < Workers()) lets fn use per-goroutine scratch.
+func For(n int, fn func(worker, i int)) {
+	w := Workers()
+	if w > n {
+		w = n
+	}
+	if w <= 1 {
+		for i := 0; i < n; i++ {
+			fn(0, i)
+		}
+		return
+	}
+	var mu sync.Mutex
+	next := 0
+	work := func(k int) {
+		for {
+			mu.Lock()
+			i := next
+			next++
+			mu.Unlock()
+			if i >= n {
+				return
+			}
+			fn(k, i)
+		}
+	}
+	runWorkers(w, work)
 }

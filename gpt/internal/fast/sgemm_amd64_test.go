@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"math/rand/v2"
@@ -8,7 +8,7 @@ import (
 // The blocked AVX2 Sgemm against a naive triple loop: every transpose, edge tiles, strides,
 // alpha and beta.
 func TestFastSgemm(t *testing.T) {
-	if !hasAVX2 {
+	if !HasAVX2 {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
@@ -58,7 +58,7 @@ func TestFastSgemm(t *testing.T) {
 // sums, on sizes that leave edge tiles, one tile, several blocks of the shared dimension,
 // and both splits over the cores.
 func TestSgemmBias(t *testing.T) {
-	if !hasAVX2 {
+	if !HasAVX2 {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(9, 9))

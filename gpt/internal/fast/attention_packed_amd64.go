@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"math"
@@ -37,7 +37,7 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	defer packedHeads.Put(buf)
 	heads := *buf
 	scale := float32(1 / math.Sqrt(float64(HS)))
-	parallelFor(B*NH, func(_, bh int) {
+	For(B*NH, func(_, bh int) {
 		b, h := bh/NH, bh%NH
 		x := qkv[b*T*3*C:]
 		kp, vp := heads[bh*perHead:bh*perHead+kpLen], heads[bh*perHead+kpLen:(bh+1)*perHead]
@@ -70,8 +70,8 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 
 	const blockTiles = 10 // queries per task: 60
 	blocks := (tiles + blockTiles - 1) / blockTiles
-	scratch := make([]*[]float32, workers())
-	parallelFor(B*NH*blocks, func(w, i int) {
+	scratch := make([]*[]float32, Workers())
+	For(B*NH*blocks, func(w, i int) {
 		bh, blk := i/blocks, i%blocks
 		b, h := bh/NH, bh%NH
 		kp, vp := heads[bh*perHead:bh*perHead+kpLen], heads[bh*perHead+kpLen:(bh+1)*perHead]
@@ -146,4 +146,4 @@ func maxAVX2(x []float32) float32
 var packedHeads, attnScratch sync.Pool
 
 // usePacked says whether attentionForward can take attentionPacked's path.
-func usePacked(HS int) bool { return hasAVX2 && HS%nr == 0 }
+func usePacked(HS int) bool { return HasAVX2 && HS%nr == 0 }

@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"sync"
@@ -76,7 +76,7 @@ func (f fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []f
 	}
 	if lda < colsA || ldb < colsB || ldc < n || len(a) < lda*(rowsA-1)+colsA ||
 		len(b) < ldb*(rowsB-1)+colsB || len(c) < ldc*(m-1)+n {
-		panic("gpt: sgemm: bad dimensions or short slice")
+		panic("gpt/internal/fast: sgemm: bad dimensions or short slice")
 	}
 	fastSgemm(tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -116,7 +116,7 @@ func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
 func (g *sgemm) run() {
 	m, n := g.m, g.n
 	tiles, panels := (m+mr-1)/mr, (n+nr-1)/nr
-	if workers() == 1 || (tiles < 2*mcBlk/mr && panels < 8) {
+	if Workers() == 1 || (tiles < 2*mcBlk/mr && panels < 8) {
 		g.block(0, m, 0, n)
 		return
 	}
@@ -124,14 +124,14 @@ func (g *sgemm) run() {
 		buf := g.packShared(panels, nr, n, g.packB)
 		defer sgemmShared.Put(buf)
 		g.bp = *buf
-		parallelChunks(tiles, 1, func(lo, hi int) { g.block(lo*mr, min(hi*mr, m), 0, n) })
+		Chunks(tiles, 1, func(lo, hi int) { g.block(lo*mr, min(hi*mr, m), 0, n) })
 		return
 	}
 	// Split the columns; both cores read all of op(A).
 	buf := g.packShared(tiles, mr, m, g.packA)
 	defer sgemmShared.Put(buf)
 	g.ap = *buf
-	parallelChunks(panels, 1, func(lo, hi int) { g.block(0, m, lo*nr, min(hi*nr, n)) })
+	Chunks(panels, 1, func(lo, hi int) { g.block(0, m, lo*nr, min(hi*nr, n)) })
 }
 
 // packShared packs all of the operand both cores read, the cores taking half of its units
@@ -140,7 +140,7 @@ func (g *sgemm) run() {
 func (g *sgemm) packShared(units, width, size int, pack func(dst []float32, p0, kc, lo, hi int)) *[]float32 {
 	buf := getFloats(&sgemmShared, units*width*g.k)
 	all := *buf
-	parallelChunks(units, 1, func(lo, hi int) {
+	Chunks(units, 1, func(lo, hi int) {
 		for p0 := 0; p0 < g.k; p0 += g.kc {
 			kc := min(g.kc, g.k-p0)
 			pack(all[p0*units*width+lo*width*kc:], p0, kc, lo*width, min(hi*width, size))

@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 // The exponentials of softmax and GELU run eight at a time with AVX2 and FMA when the CPU
 // has them (exp_amd64.s); expSumGo is the same computation one element at a time.
@@ -8,8 +8,9 @@ func geluAVX2(out, inp []float32, k, c float32)
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax uint32)
 
-// hasAVX2 reports AVX2 and FMA, and that the OS saves the YMM registers.
-var hasAVX2 = func() bool {
+// HasAVX2 reports AVX2 and FMA, and that the OS saves the YMM registers. Tests set it
+// false to run the portable paths.
+var HasAVX2 = func() bool {
 	max, _, _, _ := cpuid(0, 0)
 	if max < 7 {
 		return false
@@ -26,7 +27,7 @@ var hasAVX2 = func() bool {
 // expSum replaces each x[i] by exp32(x[i]-shift), clamped to e^-87.34 … e^88.38, and
 // returns their sum.
 func expSum(x []float32, shift float32) float32 {
-	if !hasAVX2 {
+	if !HasAVX2 {
 		return expSumGo(x, shift)
 	}
 	n := len(x) &^ 7
@@ -34,10 +35,10 @@ func expSum(x []float32, shift float32) float32 {
 	return s + expSumGo(x[n:], shift)
 }
 
-// geluRange is geluForward on one range, in one AVX2 pass where the CPU has it.
+// geluRange is Gelu on one range, in one AVX2 pass where the CPU has it.
 func geluRange(out, inp []float32) {
 	n := 0
-	if hasAVX2 {
+	if HasAVX2 {
 		n = len(inp) &^ 7
 		geluAVX2(out[:n], inp[:n], -2*geluScale, 0.044715)
 	}

@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import "sync"
 
@@ -14,7 +14,7 @@ import "sync"
 // memory — and adds x[i]·w[i] for its rows into a y of its own, which stays in cache; the
 // partial ys are summed at the end.
 func gemvConv1D(y, x, w []float32, C, OC int) {
-	nw := min(workers(), C/64)
+	nw := min(Workers(), C/64)
 	if nw <= 1 {
 		gemvRows(y[:OC], x[:C], w, OC)
 		return
@@ -51,7 +51,7 @@ var gemvParts sync.Pool
 // gemvLogits sets y = wte·x, the one-row output layer: x (C), wte (V, C), y (V). Each core
 // takes a range of token rows; every logit is one dot product with x, which stays in cache.
 func gemvLogits(y, x, wte []float32, C, V int) {
-	parallelChunks(V, 1024, func(lo, hi int) {
+	Chunks(V, 1024, func(lo, hi int) {
 		gemvDot(y[lo:hi], x[:C], wte[lo*C:], C)
 	})
 }
@@ -63,10 +63,10 @@ func gemvRows(y, x, w []float32, ldw int) {
 		return
 	}
 	if len(w) < (rows-1)*ldw+cols {
-		panic("gpt: gemv: weight slice too short")
+		panic("gpt/internal/fast: gemv: weight slice too short")
 	}
 	r4, c8 := rows&^3, cols&^7 // the assembly's part: rows by four, columns by eight
-	if !hasAVX2 || r4 == 0 || c8 == 0 {
+	if !HasAVX2 || r4 == 0 || c8 == 0 {
 		r4, c8 = 0, 0
 	} else {
 		gemvRowsAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)
@@ -92,10 +92,10 @@ func gemvDot(y, x, w []float32, ldw int) {
 		return
 	}
 	if len(w) < (rows-1)*ldw+cols {
-		panic("gpt: gemv: weight slice too short")
+		panic("gpt/internal/fast: gemv: weight slice too short")
 	}
 	r4, c8 := rows&^3, cols&^7
-	if !hasAVX2 || r4 == 0 || c8 == 0 {
+	if !HasAVX2 || r4 == 0 || c8 == 0 {
 		r4, c8 = 0, 0
 	} else {
 		gemvDotAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -145,25 +146,13 @@ func isMaskBuffer(name string, layers int) bool {
 
 // checkTensor: t must have shape want and a dtype ReadFloat32 converts.
 func (s *Safetensors) checkTensor(t SafeTensor, want []int) error {
-	if !sameShape(t.Shape, want) {
+	if !slices.Equal(t.Shape, want) {
 		return s.errorf(t.Name, "shape %v, want %v", t.Shape, want)
 	}
 	if t.Dtype != DtypeF32 && t.Dtype != DtypeF16 && t.Dtype != DtypeBF16 {
 		return s.errorf(t.Name, "dtype %s, want F32, F16 or BF16", t.Dtype)
 	}
 	return nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // inferConfig reads V and C from wte.weight, the block size from wpe.weight, L from the
@@ -305,25 +294,7 @@ func Save(path string, m *Model, meta map[string]string) error {
 		srcs = append(srcs, src)
 	}
 
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	err = f.Chmod(0o644) // CreateTemp's 0600 would hide a shipped model from other users
-	if err == nil {
-		err = writeSafetensors(f, srcs, dtype, all)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	return nil
+	return writeFileAtomic(path, func(f *os.File) error { return writeSafetensors(f, srcs, dtype, all) })
 }
 
 // Load reads a checkpoint written by Save into an FP32 model (BF16 weights widen exactly),

@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 // The assembly behind gemv.go's one-row products (gemv_amd64.s).
 

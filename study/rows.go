@@ -1,4 +1,4 @@
-package main
+package study
 
 import (
 	"errors"
@@ -6,141 +6,155 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
-// The rows of MEASUREMENTS.md, in its order. Each run function measures with the gpt
-// package and writes its figures with viz; nothing here is a stored answer.
+// The rows of the study, in its order (doc.go). Each row function measures with the gpt
+// package and writes its figures with viz; nothing here is a stored answer. The study's own
+// figures come from package reference.
 
-const (
-	secConfig   = "GPT-2's configuration and its five decisions"
-	secTraining = "Training is one call"
-	secLoop     = "Generation is a loop"
-	secBugs     = "Same weights, different bugs"
-	secSampling = "Sampling is a policy on top"
-	secExtra    = "Figures of the notebooks"
-)
+// residualStudy is the residual row's study figure, and PyTorch's on this machine.
+func residualStudy() string {
+	g, pt := reference.ResidualGrowth, reference.PyTorch.ResidualGrowth
+	return fmt.Sprintf("scaled ≈%g× at %d blocks, ≈%g× at %d; plain 0.02 ≈%g× at %d, ≈%g× at %d (PyTorch here: %.2f, %.2f, %.2f, %.2f)",
+		g[0].Ratio, g[0].Layers, g[1].Ratio, g[1].Layers, g[2].Ratio, g[2].Layers, g[3].Ratio, g[3].Layers, pt[0], pt[1], pt[2], pt[3])
+}
 
-func studyRows() []studyRow {
-	return []studyRow{
-		{name: "config", section: secConfig, figure: "GPT-2 small config",
-			study: "1,024 positions, 12 blocks, 12 heads, width 768, vocab 50,257 (nanoGPT pads to 50,304)",
-			run:   rowConfig},
-		{name: "params", section: secConfig, figure: "parameters, tied token table / lm_head",
-			study: "124,439,808 (≈124M)", run: rowParams},
-		{name: "untied", section: secConfig, figure: "parameters if the output layer were untied",
-			study: "163,037,184 (≈163M)", run: rowUntied},
-		{name: "token-share", section: secConfig, figure: "share of the token table in the tied model",
-			study: "≈31%", run: rowTokenShare},
-		{name: "wpe", section: secConfig, figure: "learned position table; forwarding 1,100 positions",
-			study: `wpe shape [1024, 768]; "Cannot forward sequence of length 1100, block size is only 1024"`, run: rowWpe},
-		{name: "init", section: secConfig, figure: "init: matrices and tables N(0, 0.02), residual writes N(0, 0.02/√(2L)), biases 0, LayerNorm 1/0",
-			study: "std 0.02; attn.c_proj and mlp.c_proj 0.02/√24 = 0.00408", run: rowInit},
-		{name: "residual", section: secConfig, figure: "residual-stream norm growth at init, width 768, input of block 1 → output of the last, 64 random tokens, 3 seeds",
-			study: "scaled ≈11× at 12 blocks, ≈11× at 48; plain 0.02 ≈55× at 12, ≈112× at 48 (PyTorch here: 10.72, 10.75, 54.33, 113.05)",
-			run:   rowResidual},
-		{name: "forward-targets", section: secTraining, figure: "forward with targets over 92 positions",
-			study: "logits [1, 92, 50257] and one loss ≈ ln 50257 ≈ 10.8 untrained", run: rowForwardTargets},
-		{name: "forward-last", section: secTraining, figure: "forward without targets",
-			study: "logits for the last position only", run: rowForwardLast},
-		{name: "forward-1024", section: secTraining, figure: "one forward over 1,024 positions, batch 1, fp32",
-			study: "0.23 s on the study's laptop (PyTorch on this machine: 3.09 s fp32)", run: rowForward1024},
-		{name: "positions", section: secLoop, figure: "positions pushed through the stack, 11-token prompt, 256 new tokens",
-			study: "35,456 without a cache, 266 with one", run: rowPositions},
-		{name: "time-ratio", section: secLoop, figure: "64 / 256 / 512 new tokens: uncached ÷ cached, positions and time",
-			study: "positions 37× / 133× / 261×, time 2.9× / 5.0× / 7.4× (PyTorch here: 2.16× / 5.01× / 8.75×)", run: rowTimeRatio},
-		{name: "kv-cache", section: secLoop, figure: "KV cache size, 2·L·T·d numbers",
-			study: "≈74 kB per position for GPT-2 small fp32; 75 MB at 1,024; XL bf16 315 MB per sequence vs 3.1 GB of weights (≈10 sequences)",
-			run:   rowKVCache},
-		{name: "decode-1023", section: secLoop, figure: "1,023 tokens with the cache, and the forward over the same length",
-			study: "9.3 s, ≈40× the forward (PyTorch here: 45.9 s, forward 3.09 s)", run: rowDecode1023},
-		{name: "crop", section: secLoop, figure: "past the block size: crop and re-prefill, cached vs uncached",
-			study: "cropping makes the whole cache stale; a cached loop must recompute", run: rowCrop},
-		{name: "cached-vs-uncached", section: secBugs, figure: "cached vs uncached greedy, 200 steps", kind: trainedModel,
-			study: "same text; logits differ by up to 0.011, almost all a uniform shift; top-2 gap moved ≤ 0.00005; narrowest gap 0.004",
-			run:   rowCachedVsUncached},
-		{name: "why", section: secBugs, figure: "why they differ", kind: fact,
-			study: "after the prompt every matmul sees one row instead of T: other kernels, other summation order"},
-		{name: "bf16", section: secBugs, figure: "bf16 weights vs fp32, greedy", kind: trainedModel,
-			study: `split at the third token (" were not working." vs " were not being run on the same system"), never rejoin`,
-			run:   rowBF16},
-		{name: "batch", section: secBugs, figure: "the same prompt 8 times in one batch", kind: trainedModel,
-			study: "tokens kept, logits moved up to 0.005 vs the single run", run: rowBatch},
-		{name: "temperature-0", section: secBugs, figure: "temperature 0",
-			study: "nanoGPT divides by zero → inf → NaN; most APIs treat 0 as argmax", run: rowTemperature0},
-		{name: "repeatability", section: secBugs, figure: "same seed, same machine", kind: trainedModel,
-			study: "the same 40 sampled tokens", run: rowRepeatability},
-		{name: "capital", section: secSampling, figure: `"The capital of France is": top candidates, 90% set at T=1, entropy`, kind: openAIOnly,
-			study: `" the" 8.5%, " Paris" 5th at 3.2%; 1,504 tokens; 8.7 bits`, run: rowCapital},
-		{name: "numpy", section: secSampling, figure: `"import numpy as": top candidate, 90% set, entropy`, kind: openAIOnly,
-			study: `" np" 85%; 3 tokens; 1.5 bits`, run: rowNumpy},
-		{name: "top-k-200", section: secSampling, figure: "top-k 200 at T=0.8", kind: openAIOnly,
-			study: "holds 89% after the capital prompt; after numpy keeps 199 options sharing under 5%", run: rowTopK200},
-		{name: "top-p-0.9", section: secSampling, figure: "top-p 0.9 at T=0.8", kind: openAIOnly,
-			study: "237 tokens for capital, 1 for numpy", run: rowTopP},
-		{name: "greedy-repeats", section: secSampling, figure: "greedy GPT-2 small, 200 tokens", kind: openAIOnly,
-			study: "repeats its own sentence", run: rowGreedyRepeats},
-		{name: "nanogpt-defaults", section: secSampling, figure: "nanoGPT sample.py defaults",
-			study: "temperature 0.8, top-k 200, no top-p", run: rowNanoGPTDefaults},
-		{name: "attention", section: secExtra, figure: "attention of one layer and head, and of every head of that layer (notebook figure, not a study row)",
-			study: "—", run: rowAttention},
-		{name: "sampling-figures", section: secExtra, figure: "next-token candidates and top-p/top-k against temperature on the model used (notebook figure)",
-			study: "—", kind: trainedModel, run: rowSamplingFigures},
-		{name: "loss-curve", section: secExtra, figure: "training loss curve (notebook figure, not a study row)",
-			study: "—", run: rowLossCurve},
+// plain formats x without an exponent: 0.00005, not 5e-05.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// Rows are the study's measurements, in the order of the package documentation.
+func Rows() []Row {
+	pt := reference.PyTorch
+	sp, st := reference.DecodePositionRatios, reference.DecodeTimeRatios
+	capital, numpy := reference.Nucleus[capitalPrompt], reference.Nucleus["import numpy as"]
+	return []Row{
+		{Name: "config", Figure: "GPT-2 small config",
+			Study:   "1,024 positions, 12 blocks, 12 heads, width 768, vocab 50,257 (nanoGPT pads to 50,304)",
+			measure: rowConfig},
+		{Name: "params", Figure: "parameters, tied token table / lm_head",
+			Study: "124,439,808 (≈124M)", measure: rowParams},
+		{Name: "untied", Figure: "parameters if the output layer were untied",
+			Study: "163,037,184 (≈163M)", measure: rowUntied},
+		{Name: "token-share", Figure: "share of the token table in the tied model",
+			Study: "≈31%", measure: rowTokenShare},
+		{Name: "wpe", Figure: "learned position table; forwarding 1,100 positions",
+			Study: `wpe shape [1024, 768]; "Cannot forward sequence of length 1100, block size is only 1024"`, measure: rowWpe},
+		{Name: "init", Figure: "init: matrices and tables N(0, 0.02), residual writes N(0, 0.02/√(2L)), biases 0, LayerNorm 1/0",
+			Study: "std 0.02; attn.c_proj and mlp.c_proj 0.02/√24 = 0.00408", measure: rowInit},
+		{Name: "residual", Figure: "residual-stream norm growth at init, width 768, input of block 1 → output of the last, 64 random tokens, 3 seeds",
+			Study:   residualStudy(),
+			measure: rowResidual},
+		{Name: "tokenizer", Figure: "GPT-2's byte-level BPE: strings round-trip, no unknown token; GPT-2's ids for a sample",
+			Study: "byte-level BPE, every string encodes, no unknown token", measure: rowTokenizer},
+		{Name: "forward-targets", Figure: "forward with targets over 92 positions",
+			Study: "logits [1, 92, 50257] and one loss ≈ ln 50257 ≈ 10.8 untrained", measure: rowForwardTargets},
+		{Name: "forward-last", Figure: "forward without targets",
+			Study: "logits for the last position only", measure: rowForwardLast},
+		{Name: "forward-1024", Figure: "one forward over 1,024 positions, batch 1, fp32",
+			Study: fmt.Sprintf("%.2f s on the study's laptop (PyTorch on this machine: %.2f s fp32)", reference.Forward1024Seconds, pt.Forward1024Seconds), measure: rowForward1024},
+		{Name: "positions", Figure: "positions pushed through the stack, 11-token prompt, 256 new tokens",
+			Study: "35,456 without a cache, 266 with one", measure: rowPositions},
+		{Name: "time-ratio", Figure: "64 / 256 / 512 new tokens: uncached ÷ cached, positions and time",
+			Study: fmt.Sprintf("positions %g× / %g× / %g×, time %.1f× / %.1f× / %.1f× (PyTorch here: %.2f× / %.2f× / %.2f×)",
+				sp[0], sp[1], sp[2], st[0], st[1], st[2], pt.TimeRatios[0], pt.TimeRatios[1], pt.TimeRatios[2]), measure: rowTimeRatio},
+		{Name: "kv-cache", Figure: "KV cache size, 2·L·T·d numbers",
+			Study: fmt.Sprintf("≈74 kB per position for GPT-2 small fp32; 75 MB at 1,024; XL bf16 315 MB per sequence vs %g GB of weights (≈%d sequences)",
+				reference.XLWeightsGB, reference.XLSequences),
+			measure: rowKVCache},
+		{Name: "decode-1023", Figure: "1,023 tokens with the cache, and the forward over the same length",
+			Study: fmt.Sprintf("%.1f s, ≈40× the forward (PyTorch here: %.1f s, forward %.2f s)", reference.Decode1023Seconds, pt.Decode1023Seconds, pt.Forward1024Seconds), measure: rowDecode1023},
+		{Name: "crop", Figure: "past the block size: crop and re-prefill, cached vs uncached",
+			Study: "cropping makes the whole cache stale; a cached loop must recompute", measure: rowCrop},
+		{Name: "cached-vs-uncached", Figure: "cached vs uncached greedy, 200 steps", Kind: TrainedModel,
+			Study: fmt.Sprintf("same text; logits differ by up to %s, almost all a uniform shift; top-2 gap moved ≤ %s; narrowest gap %s",
+				plain(reference.CachingMaxDiff), plain(reference.CachingGapMoved), plain(reference.CachingNarrowest)),
+			measure: rowCachedVsUncached},
+		{Name: "why", Figure: "why they differ", Kind: Fact,
+			Study: "after the prompt every matmul sees one row instead of T: other kernels, other summation order"},
+		{Name: "bf16", Figure: "bf16 weights vs fp32, greedy", Kind: TrainedModel,
+			Study:   `split at the third token (" were not working." vs " were not being run on the same system"), never rejoin`,
+			measure: rowBF16},
+		{Name: "batch", Figure: "the same prompt 8 times in one batch", Kind: TrainedModel,
+			Study: "tokens kept, logits moved up to 0.005 vs the single run", measure: rowBatch},
+		{Name: "temperature-0", Figure: "temperature 0",
+			Study: "nanoGPT divides by zero → inf → NaN; most APIs treat 0 as argmax", measure: rowTemperature0},
+		{Name: "repeatability", Figure: "same seed, same machine", Kind: TrainedModel,
+			Study: "the same 40 sampled tokens", measure: rowRepeatability},
+		{Name: "capital", Figure: `"The capital of France is": top candidates, 90% set at T=1, entropy`, Kind: OpenAIOnly,
+			Study: fmt.Sprintf(`" the" 8.5%%, " Paris" 5th at 3.2%%; %s tokens; 8.7 bits`, gpt.Commas(int(capital[0][1]))), measure: rowCapital},
+		{Name: "numpy", Figure: `"import numpy as": top candidate, 90% set, entropy`, Kind: OpenAIOnly,
+			Study: `" np" 85%; 3 tokens; 1.5 bits`, measure: rowNumpy},
+		{Name: "top-k-200", Figure: "top-k 200 at T=0.8", Kind: OpenAIOnly,
+			Study: "holds 89% after the capital prompt; after numpy keeps 199 options sharing under 5%", measure: rowTopK200},
+		{Name: "top-p-0.9", Figure: "top-p 0.9 at T=0.8", Kind: OpenAIOnly,
+			Study: fmt.Sprintf("%g tokens for capital, %g for numpy", capital[1][1], numpy[1][1]), measure: rowTopP},
+		{Name: "greedy-repeats", Figure: "greedy GPT-2 small, 200 tokens", Kind: OpenAIOnly,
+			Study: "repeats its own sentence", measure: rowGreedyRepeats},
+		{Name: "nanogpt-defaults", Figure: "nanoGPT sample.py defaults",
+			Study: "temperature 0.8, top-k 200, no top-p", measure: rowNanoGPTDefaults},
+		{Name: "attention", Figure: "attention of one layer and head, and of every head of that layer (notebook figure, not a study row)",
+			Study: "—", measure: rowAttention},
+		{Name: "sampling-figures", Figure: "next-token candidates and top-p/top-k against temperature on the model used (notebook figure)",
+			Study: "—", Kind: TrainedModel, measure: rowSamplingFigures},
+		{Name: "loss-curve", Figure: "training loss curve (notebook figure, not a study row)",
+			Study: "—", measure: rowLossCurve},
 	}
 }
 
 // ---- GPT-2's configuration and its five decisions
 
-func rowConfig(r *reproducer) (rowResult, error) {
+func rowConfig(r *Run) (Result, error) {
 	c := gpt.Small
 	padded := (c.VocabSize + 63) / 64 * 64
-	return rowResult{ours: fmt.Sprintf("%s positions, %d blocks, %d heads, width %d, vocab %s (padded to a multiple of 64: %s)",
+	return Result{Ours: fmt.Sprintf("%s positions, %d blocks, %d heads, width %d, vocab %s (padded to a multiple of 64: %s)",
 		gpt.Commas(c.BlockSize), c.Layers, c.Heads, c.Channels, gpt.Commas(c.VocabSize), gpt.Commas(padded)),
-		model: "gpt.Small"}, nil
+		Model: "gpt.Small"}, nil
 }
 
-func rowParams(r *reproducer) (rowResult, error) {
-	return rowResult{ours: gpt.Commas(gpt.Count(gpt.Small).Tied), model: "gpt.Count(gpt.Small)"}, nil
+func rowParams(r *Run) (Result, error) {
+	return Result{Ours: gpt.Commas(gpt.Count(gpt.Small).Tied), Model: "gpt.Count(gpt.Small)"}, nil
 }
 
-func rowUntied(r *reproducer) (rowResult, error) {
-	return rowResult{ours: gpt.Commas(gpt.Count(gpt.Small).Untied), model: "gpt.Count(gpt.Small)"}, nil
+func rowUntied(r *Run) (Result, error) {
+	return Result{Ours: gpt.Commas(gpt.Count(gpt.Small).Untied), Model: "gpt.Count(gpt.Small)"}, nil
 }
 
-func rowTokenShare(r *reproducer) (rowResult, error) {
+func rowTokenShare(r *Run) (Result, error) {
 	c := gpt.Count(gpt.Small)
-	return rowResult{ours: fmt.Sprintf("%.1f%% (%s of %s)", 100*c.TokenShare, gpt.Commas(c.TokenTable), gpt.Commas(c.Tied)),
-		model: "gpt.Count(gpt.Small)"}, nil
+	return Result{Ours: fmt.Sprintf("%.1f%% (%s of %s)", 100*c.TokenShare, gpt.Commas(c.TokenTable), gpt.Commas(c.Tied)),
+		Model: "gpt.Count(gpt.Small)"}, nil
 }
 
-func rowWpe(r *reproducer) (rowResult, error) {
+func rowWpe(r *Run) (Result, error) {
 	m, err := gpt.New(gpt.Small) // zeroed: the shape check comes before any arithmetic
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	wpe, ok := m.Params.Tensor("wpe.weight")
 	if !ok {
-		return rowResult{}, fmt.Errorf("no wpe.weight")
+		return Result{}, fmt.Errorf("no wpe.weight")
 	}
 	_, err = m.Forward([][]int{make([]int, 1100)}, nil)
 	if err == nil {
-		return rowResult{}, fmt.Errorf("forwarding 1,100 positions did not fail")
+		return Result{}, fmt.Errorf("forwarding 1,100 positions did not fail")
 	}
-	return rowResult{ours: fmt.Sprintf("wpe shape %v; %q", wpe.Shape, err.Error()), model: "GPT-2 small, zeroed"}, nil
+	return Result{Ours: fmt.Sprintf("wpe shape %v; %q", wpe.Shape, err.Error()), Model: "GPT-2 small, zeroed"}, nil
 }
 
-func rowInit(r *reproducer) (rowResult, error) {
+func rowInit(r *Run) (Result, error) {
 	m, err := r.smallModel()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	var matrix, resid moments
 	var biasMax, lnOff float64
@@ -160,8 +174,8 @@ func rowInit(r *reproducer) (rowResult, error) {
 			}
 		}
 	}
-	return rowResult{ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
-		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff), model: smallRandom}, nil
+	return Result{Ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
+		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff), Model: smallRandom}, nil
 }
 
 // moments accumulates the count, sum and sum of squares of numbers.
@@ -183,7 +197,7 @@ func (m *moments) std() float64 {
 	return math.Sqrt(m.sq/n - (m.sum/n)*(m.sum/n))
 }
 
-func rowResidual(r *reproducer) (rowResult, error) {
+func rowResidual(r *Run) (Result, error) {
 	// 4 settings × 3 seeds, two at a time (each draws its weights on one core). The
 	// vocabulary does not change the figure (ResidualGrowth's doc); 1,024 makes it quick.
 	type job struct {
@@ -229,7 +243,7 @@ func rowResidual(r *reproducer) (rowResult, error) {
 		mean := 0.0
 		for k := i; k < i+3; k++ {
 			if errs[k] != nil {
-				return rowResult{}, errs[k]
+				return Result{}, errs[k]
 			}
 			mean += gs[k].Final() / 3
 		}
@@ -240,10 +254,50 @@ func rowResidual(r *reproducer) (rowResult, error) {
 		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, jobs[i].layers, mean))
 	}
 	if err := r.save(viz.ResidualNorms(gs), "residual"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
-		model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", figures: []string{"residual"}}, nil
+	return Result{Ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
+		Model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", Figures: []string{"residual"}}, nil
+}
+
+// tokenizerSamples are strings a byte-level BPE must round-trip: ASCII, accents, CJK, emoji
+// split over several tokens, a control character, and bytes that are not UTF-8.
+var tokenizerSamples = []string{
+	"Hello world", "The capital of France is", "naïve café", "数据科学", "gophers 🐹🚀",
+	"tab\tand\nnewline", "\x00\x01", "\xff\xfe not UTF-8", "  leading and trailing spaces  ",
+}
+
+// tokenizerSample is GPT-2's own tokenization of a sample, known from OpenAI's tiktoken
+// (r50k_base) and Hugging Face's gpt2 tokenizer.
+var tokenizerSample = struct {
+	text string
+	ids  []int
+}{"Hello world", []int{15496, 995}}
+
+func rowTokenizer(r *Run) (Result, error) {
+	tok, err := tokenizer.GPT2()
+	if err != nil {
+		return Result{}, err
+	}
+	tokens := 0
+	for _, s := range tokenizerSamples {
+		ids := tok.Encode(s)
+		tokens += len(ids)
+		for _, id := range ids {
+			if id < 0 || id >= tok.VocabSize() {
+				return Result{}, fmt.Errorf("%q encodes to id %d, outside the vocabulary of %d", s, id, tok.VocabSize())
+			}
+		}
+		if back, err := tok.DecodeBytes(ids); err != nil || string(back) != s {
+			return Result{}, fmt.Errorf("%q does not round-trip: %q (%v)", s, back, err)
+		}
+	}
+	got := tok.Encode(tokenizerSample.text)
+	if !slices.Equal(got, tokenizerSample.ids) {
+		return Result{}, fmt.Errorf("%q encodes to %v, GPT-2's ids are %v", tokenizerSample.text, got, tokenizerSample.ids)
+	}
+	return Result{Ours: fmt.Sprintf("%d strings (ASCII, accents, CJK, emoji, control and non-UTF-8 bytes) round-trip in %d tokens, none unknown; %q → %v as GPT-2",
+		len(tokenizerSamples), tokens, tokenizerSample.text, got), Model: fmt.Sprintf("tokenizer.GPT2(), %s tokens", gpt.Commas(tok.VocabSize()))}, nil
 }
 
 // ---- Training is one call
@@ -261,45 +315,45 @@ func tokens(n, vocab int) []int {
 	return ids
 }
 
-func rowForwardTargets(r *reproducer) (rowResult, error) {
+func rowForwardTargets(r *Run) (Result, error) {
 	m, err := r.smallModel()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	ids := tokens(93, m.Config.VocabSize)
 	out, err := m.Forward([][]int{ids[:92]}, [][]int{ids[1:]})
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("logits [%d, %d, %d], loss %.3f (ln %d = %.3f)",
-		out.B, out.T, out.V, out.Loss, m.Config.VocabSize, math.Log(float64(m.Config.VocabSize))), model: smallRandom}, nil
+	return Result{Ours: fmt.Sprintf("logits [%d, %d, %d], loss %.3f (ln %d = %.3f)",
+		out.B, out.T, out.V, out.Loss, m.Config.VocabSize, math.Log(float64(m.Config.VocabSize))), Model: smallRandom}, nil
 }
 
-func rowForwardLast(r *reproducer) (rowResult, error) {
+func rowForwardLast(r *Run) (Result, error) {
 	m, err := r.smallModel()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	out, err := m.Forward([][]int{tokens(92, m.Config.VocabSize)}, nil)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("92 positions in, logits [%d, %d, %d] out, loss %v", out.B, out.T, out.V, out.Loss),
-		model: smallRandom}, nil
+	return Result{Ours: fmt.Sprintf("92 positions in, logits [%d, %d, %d] out, loss %v", out.B, out.T, out.V, out.Loss),
+		Model: smallRandom}, nil
 }
 
-func rowForward1024(r *reproducer) (rowResult, error) {
+func rowForward1024(r *Run) (Result, error) {
 	d, err := r.forwardTime()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	_, name, _ := r.timingModel()
-	return rowResult{ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), model: name}, nil
+	return Result{Ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), Model: name}, nil
 }
 
 // forwardTime is the time of a ForwardAll of GPT-2 small over 1,024 positions, all logits,
 // measured once per run.
-func (r *reproducer) forwardTime() (time.Duration, error) {
+func (r *Run) forwardTime() (time.Duration, error) {
 	if r.forward1024 > 0 {
 		return r.forward1024, nil
 	}
@@ -330,7 +384,7 @@ func (r *reproducer) forwardTime() (time.Duration, error) {
 
 // ---- Generation is a loop
 
-func rowPositions(r *reproducer) (rowResult, error) {
+func rowPositions(r *Run) (Result, error) {
 	// The count the Generator makes as it runs, on a model small enough to run 256 steps of
 	// both loops in no time, against gpt.Positions on paper.
 	counts := viz.CountPositions(11, everyN(8, 512))
@@ -340,7 +394,7 @@ func rowPositions(r *reproducer) (rowResult, error) {
 	cfg.BlockSize = 512
 	mm, err := gpt.New(cfg)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	mm.Init(1, true)
 	prompt := tokens(11, cfg.VocabSize)
@@ -348,26 +402,26 @@ func rowPositions(r *reproducer) (rowResult, error) {
 	for i, cached := range []bool{false, true} {
 		g, err := gpt.NewGenerator(mm, prompt, gpt.Greedy, cached)
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		if _, err := g.Steps(256); err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		measured[i] = g.Positions()
 	}
 	un, ca := gpt.Positions(11, 256)
 	if measured[0] != un || measured[1] != ca {
-		return rowResult{}, fmt.Errorf("the generator pushed %d / %d positions, gpt.Positions says %d / %d", measured[0], measured[1], un, ca)
+		return Result{}, fmt.Errorf("the generator pushed %d / %d positions, gpt.Positions says %d / %d", measured[0], measured[1], un, ca)
 	}
 	r.counts = counts
 	if err := r.save(viz.Positions(counts, r.timings), "positions"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.saveHTML(viz.SliderPositions(viz.CountPositions(11, everyN(16, 512))), "positions_slider"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%s without a cache, %s with one (counted by the Generator and by gpt.Positions)",
-		gpt.Commas(un), gpt.Commas(ca)), model: "Generator tally (any model), gpt.Positions", figures: []string{"positions"}, pages: []string{"positions_slider"}}, nil
+	return Result{Ours: fmt.Sprintf("%s without a cache, %s with one (counted by the Generator and by gpt.Positions)",
+		gpt.Commas(un), gpt.Commas(ca)), Model: "Generator tally (any model), gpt.Positions", Figures: []string{"positions"}, Pages: []string{"positions_slider"}}, nil
 }
 
 func everyN(step, last int) []int {
@@ -378,10 +432,10 @@ func everyN(step, last int) []int {
 	return xs
 }
 
-func rowTimeRatio(r *reproducer) (rowResult, error) {
+func rowTimeRatio(r *Run) (Result, error) {
 	m, name, err := r.timingModel()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	news := []int{64, 256, 512}
 	last := news[len(news)-1]
@@ -391,14 +445,14 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	// a 64- or 256-token run takes.
 	g, err := gpt.NewGenerator(m, prompt, gpt.Greedy, true)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	var cached []time.Duration // cumulative, per step
 	var sum time.Duration
 	for i := 0; i < last; i++ {
 		st, err := g.Step()
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		sum += st.Time
 		cached = append(cached, sum)
@@ -413,7 +467,7 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 	for i := 0; i < last; i += k {
 		t0 := time.Now()
 		if _, err := m.NextLogits(ids[:11+i]); err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		d := time.Since(t0)
 		r.note("time-ratio: uncached loop, step %d of %d (%d positions: %.2f s)", i+1, last, 11+i, d.Seconds())
@@ -436,25 +490,25 @@ func rowTimeRatio(r *reproducer) (rowResult, error) {
 		counts = viz.CountPositions(11, everyN(8, 512))
 	}
 	if err := r.save(viz.Positions(counts, r.timings), "positions"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	sampled := "every step"
 	if k > 1 {
 		sampled = fmt.Sprintf("uncached loop timed on every %dth step and counted for the steps between", k)
 	}
-	return rowResult{ours: strings.Join(parts, "; ") + " (" + sampled + ")", model: name, figures: []string{"positions"}}, nil
+	return Result{Ours: strings.Join(parts, "; ") + " (" + sampled + ")", Model: name, Figures: []string{"positions"}}, nil
 }
 
-func rowKVCache(r *reproducer) (rowResult, error) {
+func rowKVCache(r *Run) (Result, error) {
 	// Measured: the allocation of a GPT-2 small cache (its parameters are not needed).
 	m, err := gpt.New(gpt.Small)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	c := m.NewCache()
 	small := gpt.CacheBytes(gpt.Small, 1024, 4)
 	if c.Bytes() != small {
-		return rowResult{}, fmt.Errorf("a GPT-2 small cache allocates %d bytes, 2·L·T·C·4 = %d", c.Bytes(), small)
+		return Result{}, fmt.Errorf("a GPT-2 small cache allocates %d bytes, 2·L·T·C·4 = %d", c.Bytes(), small)
 	}
 	budget := gpt.Budget(10, 1024)
 	var xl gpt.BudgetRow
@@ -464,51 +518,51 @@ func rowKVCache(r *reproducer) (rowResult, error) {
 		}
 	}
 	if err := r.save(viz.CacheBudget(budget, 16), "budget"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.saveHTML(viz.SliderBudget(budget, 16), "budget_slider"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%s bytes per position for small fp32; %s at 1,024 (allocated: %s); XL bf16 %s per sequence vs %s of weights (%.1f sequences)",
+	return Result{Ours: fmt.Sprintf("%s bytes per position for small fp32; %s at 1,024 (allocated: %s); XL bf16 %s per sequence vs %s of weights (%.1f sequences)",
 		gpt.Commas(gpt.CacheBytes(gpt.Small, 1, 4)), gpt.MB(small), gpt.MB(c.Bytes()), gpt.MB(xl.PerSequence), gpt.MB(xl.Weights), xl.Equal),
-		model: "arithmetic + GPT-2 small cache allocation", figures: []string{"budget"}, pages: []string{"budget_slider"}}, nil
+		Model: "arithmetic + GPT-2 small cache allocation", Figures: []string{"budget"}, Pages: []string{"budget_slider"}}, nil
 }
 
-func rowDecode1023(r *reproducer) (rowResult, error) {
+func rowDecode1023(r *Run) (Result, error) {
 	m, name, err := r.timingModel()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	g, err := gpt.NewGenerator(m, []int{50256}, gpt.Greedy, true)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	t0 := time.Now()
 	for i := 0; i < 1023; i++ {
 		if _, err := g.Step(); err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		r.note("decode-1023: %d of 1,023 tokens", i+1)
 	}
 	d := time.Since(t0)
 	fwd, err := r.forwardTime()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
-		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), model: name}, nil
+	return Result{Ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), Model: name}, nil
 }
 
-func rowCrop(r *reproducer) (rowResult, error) {
+func rowCrop(r *Run) (Result, error) {
 	m, err := gpt.New(gpt.Tiny)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	m.Init(1, true)
 	steps := 3 * gpt.Tiny.BlockSize
 	c, err := gpt.CompareCaching(m, tokens(11, gpt.Tiny.VocabSize), steps)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	crops := 0
 	for _, s := range c.Steps {
@@ -520,43 +574,43 @@ func rowCrop(r *reproducer) (rowResult, error) {
 	if c.FirstDiverge > 0 {
 		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
 	}
-	return rowResult{ours: fmt.Sprintf("%d steps through a block of %d, %d crops re-prefilled: %s, max |Δlogit| %.2g",
-		steps, gpt.Tiny.BlockSize, crops, same, c.MaxDiff), model: "gpt.Tiny (block 64), random init (seed 1)"}, nil
+	return Result{Ours: fmt.Sprintf("%d steps through a block of %d, %d crops re-prefilled: %s, max |Δlogit| %.2g",
+		steps, gpt.Tiny.BlockSize, crops, same, c.MaxDiff), Model: "gpt.Tiny (block 64), random init (seed 1)"}, nil
 }
 
 // ---- Same weights, different bugs
 
-func rowCachedVsUncached(r *reproducer) (rowResult, error) {
+func rowCachedVsUncached(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	c, err := gpt.CompareCaching(m, r.promptFor(m), 200)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.save(viz.CachingDifference(c), "caching"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	same := "same tokens"
 	if c.FirstDiverge > 0 {
 		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
 	}
-	return rowResult{ours: fmt.Sprintf("%s; logits differ by up to %.2g, %.2g with the mean shift removed; top-2 gap moved ≤ %.2g; narrowest gap %.3g",
-		same, c.MaxDiff, c.MaxDiffShifted, c.MaxGapChange, c.NarrowestGap), model: name, figures: []string{"caching"}}, nil
+	return Result{Ours: fmt.Sprintf("%s; logits differ by up to %.2g, %.2g with the mean shift removed; top-2 gap moved ≤ %.2g; narrowest gap %.3g",
+		same, c.MaxDiff, c.MaxDiffShifted, c.MaxGapChange, c.NarrowestGap), Model: name, Figures: []string{"caching"}}, nil
 }
 
-func rowBF16(r *reproducer) (rowResult, error) {
+func rowBF16(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	c, err := gpt.ComparePrecision(m, m.WithPrecision(gpt.BF16), r.promptFor(m), 40)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.save(viz.PrecisionDivergence(c, r.decoder), "precision"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	split := "never split in 40 tokens"
 	if c.Split > 0 {
@@ -572,26 +626,26 @@ func rowBF16(r *reproducer) (rowResult, error) {
 			split += fmt.Sprintf(" (fp32 %q vs bf16 %q)", r.decoder.Decode(c.FP32Tokens[:n]), r.decoder.Decode(c.BF16Tokens[:n]))
 		}
 	}
-	return rowResult{ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), model: name, figures: []string{"precision"}}, nil
+	return Result{Ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), Model: name, Figures: []string{"precision"}}, nil
 }
 
-func rowBatch(r *reproducer) (rowResult, error) {
+func rowBatch(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	c, err := gpt.CompareBatch(m, r.promptFor(m), 8)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	kept := "tokens kept"
 	if !c.TokensEqual {
 		kept = "tokens changed"
 	}
-	return rowResult{ours: fmt.Sprintf("%s, logits moved up to %.2g vs the single run", kept, c.MaxDiff), model: name}, nil
+	return Result{Ours: fmt.Sprintf("%s, logits moved up to %.2g vs the single run", kept, c.MaxDiff), Model: name}, nil
 }
 
-func rowTemperature0(r *reproducer) (rowResult, error) {
+func rowTemperature0(r *Run) (Result, error) {
 	logits := make([]float32, 50257)
 	for i, id := range tokens(len(logits), 1000) {
 		logits[i] = float32(id) / 100
@@ -606,11 +660,11 @@ func rowTemperature0(r *reproducer) (rowResult, error) {
 	}
 	s, err := gpt.NewSampler(gpt.Policy{Temperature: 0})
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	c, err := s.Sample(logits)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	best := 0
 	for i, l := range logits {
@@ -619,26 +673,26 @@ func rowTemperature0(r *reproducer) (rowResult, error) {
 		}
 	}
 	if c.ID != best {
-		return rowResult{}, fmt.Errorf("temperature 0 picked %d, the argmax is %d", c.ID, best)
+		return Result{}, fmt.Errorf("temperature 0 picked %d, the argmax is %d", c.ID, best)
 	}
-	return rowResult{ours: fmt.Sprintf("logits/0 gives %s of %s non-finite values (softmax → NaN); our Policy{Temperature: 0} picks the argmax (id %d, p %g)",
-		gpt.Commas(inf), gpt.Commas(len(logits)), c.ID, c.Prob), model: "gpt.Sampler"}, nil
+	return Result{Ours: fmt.Sprintf("logits/0 gives %s of %s non-finite values (softmax → NaN); our Policy{Temperature: 0} picks the argmax (id %d, p %g)",
+		gpt.Commas(inf), gpt.Commas(len(logits)), c.ID, c.Prob), Model: "gpt.Sampler"}, nil
 }
 
-func rowRepeatability(r *reproducer) (rowResult, error) {
+func rowRepeatability(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	p := gpt.Policy{Temperature: 1, Seed: 1337}
 	var runs [2][]int
 	for i := range runs {
 		g, err := gpt.NewGenerator(m, r.promptFor(m), p, true)
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		if _, err := g.Steps(40); err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		runs[i] = g.Generated()
 	}
@@ -648,7 +702,7 @@ func rowRepeatability(r *reproducer) (rowResult, error) {
 			same++
 		}
 	}
-	return rowResult{ours: fmt.Sprintf("%d of %d sampled tokens the same in two runs [%s]", same, len(runs[0]), p), model: name}, nil
+	return Result{Ours: fmt.Sprintf("%d of %d sampled tokens the same in two runs [%s]", same, len(runs[0]), p), Model: name}, nil
 }
 
 // ---- Sampling is a policy on top (OpenAI's weights)
@@ -659,7 +713,7 @@ const (
 )
 
 // openAILogits are OpenAI GPT-2's next-token logits (V) after prompt, computed once per run.
-func (r *reproducer) openAILogits(prompt string) ([]float32, string, error) {
+func (r *Run) openAILogits(prompt string) ([]float32, string, error) {
 	m := r.openAI()
 	if m == nil {
 		return nil, "", errNeedsWeights
@@ -667,12 +721,7 @@ func (r *reproducer) openAILogits(prompt string) ([]float32, string, error) {
 	if l, ok := r.logits[prompt]; ok {
 		return l, r.openAIName(), nil
 	}
-	tok, err := tokenizer.GPT2()
-	if err != nil {
-		return nil, "", err
-	}
-	r.gpt2 = tok
-	l, err := m.NextLogits(tok.Encode(prompt))
+	l, err := m.NextLogits(r.gpt2.Encode(prompt))
 	if err != nil {
 		return nil, "", err
 	}
@@ -683,7 +732,7 @@ func (r *reproducer) openAILogits(prompt string) ([]float32, string, error) {
 	return l, r.openAIName(), nil
 }
 
-func (r *reproducer) openAIName() string { return "OpenAI GPT-2 small (" + r.openaiPath + ")" }
+func (r *Run) openAIName() string { return "OpenAI GPT-2 small (" + r.openaiPath + ")" }
 
 // rankOf is the 1-based rank of id among logits, and its probability at T = 1.
 func rankOf(logits []float32, id int) (int, float64) {
@@ -697,25 +746,25 @@ func rankOf(logits []float32, id int) (int, float64) {
 	return rank, cs[len(cs)-1].Prob
 }
 
-func rowCapital(r *reproducer) (rowResult, error) {
+func rowCapital(r *Run) (Result, error) {
 	l, model, err := r.openAILogits(capitalPrompt)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	top, err := gpt.Ranked(l, 1, 10)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	paris := r.gpt2.Encode(" Paris")
 	rank, p := rankOf(l, paris[0])
 	n, _ := gpt.NucleusSize(l, 1, 0.9)
 	h, _ := gpt.Entropy(l, 1)
 	if err := r.save(viz.TopTokens(top, r.gpt2, fmt.Sprintf("next token after %q", capitalPrompt)), "topn"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%q %.1f%%, \" Paris\" %s at %.1f%%; %s tokens; %.1f bits",
+	return Result{Ours: fmt.Sprintf("%q %.1f%%, \" Paris\" %s at %.1f%%; %s tokens; %.1f bits",
 		r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, ordinal(rank), 100*p, gpt.Commas(n), h),
-		model: model, figures: []string{"topn"}}, nil
+		Model: model, Figures: []string{"topn"}}, nil
 }
 
 func ordinal(n int) string {
@@ -732,24 +781,24 @@ func ordinal(n int) string {
 	return fmt.Sprintf("%dth", n)
 }
 
-func rowNumpy(r *reproducer) (rowResult, error) {
+func rowNumpy(r *Run) (Result, error) {
 	l, model, err := r.openAILogits(numpyPrompt)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	top, err := gpt.Ranked(l, 1, 1)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	n, _ := gpt.NucleusSize(l, 1, 0.9)
 	h, _ := gpt.Entropy(l, 1)
-	return rowResult{ours: fmt.Sprintf("%q %.0f%%; %d tokens; %.1f bits", r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, n, h),
-		model: model}, nil
+	return Result{Ours: fmt.Sprintf("%q %.0f%%; %d tokens; %.1f bits", r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, n, h),
+		Model: model}, nil
 }
 
 // capitalAndNumpy returns OpenAI's GPT-2 next-token logits after the study's two prompts: a
 // wide distribution ("The capital of France is") and a narrow one ("import numpy as").
-func (r *reproducer) capitalAndNumpy() (capital, numpy []float32, model string, err error) {
+func (r *Run) capitalAndNumpy() (capital, numpy []float32, model string, err error) {
 	capital, model, err = r.openAILogits(capitalPrompt)
 	if err != nil {
 		return nil, nil, "", err
@@ -758,22 +807,22 @@ func (r *reproducer) capitalAndNumpy() (capital, numpy []float32, model string, 
 	return capital, numpy, model, err
 }
 
-func rowTopK200(r *reproducer) (rowResult, error) {
+func rowTopK200(r *Run) (Result, error) {
 	lc, ln, model, err := r.capitalAndNumpy()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	capital, _ := gpt.TopKMass(lc, 0.8, 200)
 	numpy200, _ := gpt.TopKMass(ln, 0.8, 200)
 	numpy1, _ := gpt.TopKMass(ln, 0.8, 1)
-	return rowResult{ours: fmt.Sprintf("holds %.0f%% after the capital prompt; after numpy keeps 199 options sharing %.1f%%",
-		100*capital, 100*(numpy200-numpy1)), model: model}, nil
+	return Result{Ours: fmt.Sprintf("holds %.0f%% after the capital prompt; after numpy keeps 199 options sharing %.1f%%",
+		100*capital, 100*(numpy200-numpy1)), Model: model}, nil
 }
 
-func rowTopP(r *reproducer) (rowResult, error) {
+func rowTopP(r *Run) (Result, error) {
 	lc, ln, model, err := r.capitalAndNumpy()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	nc, _ := gpt.NucleusSize(lc, 0.8, 0.9)
 	nn, _ := gpt.NucleusSize(ln, 0.8, 0.9)
@@ -784,18 +833,18 @@ func rowTopP(r *reproducer) (rowResult, error) {
 	}{{capitalPrompt, lc}, {numpyPrompt, ln}} {
 		s, err := viz.SweepTemperature(p.prompt, p.logits, 0.9, temperatures())
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		sweeps = append(sweeps, s)
 	}
 	if err := r.save(viz.TopP(sweeps), "nucleus"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.saveHTML(viz.SliderTemperature(sweeps), "nucleus_slider"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: fmt.Sprintf("%s tokens for capital, %s for numpy", gpt.Commas(nc), gpt.Commas(nn)),
-		model: model, figures: []string{"nucleus"}, pages: []string{"nucleus_slider"}}, nil
+	return Result{Ours: fmt.Sprintf("%s tokens for capital, %s for numpy", gpt.Commas(nc), gpt.Commas(nn)),
+		Model: model, Figures: []string{"nucleus"}, Pages: []string{"nucleus_slider"}}, nil
 }
 
 // temperatures are 0.1, 0.2, … 2.0, the slider's stops.
@@ -807,27 +856,27 @@ func temperatures() []float64 {
 	return ts
 }
 
-func rowGreedyRepeats(r *reproducer) (rowResult, error) {
+func rowGreedyRepeats(r *Run) (Result, error) {
 	m := r.openAI()
 	if m == nil {
-		return rowResult{}, errNeedsWeights
+		return Result{}, errNeedsWeights
 	}
 	if _, _, err := r.openAILogits(capitalPrompt); err != nil { // loads the tokenizer
-		return rowResult{}, err
+		return Result{}, err
 	}
 	g, err := gpt.NewGenerator(m, r.gpt2.Encode(capitalPrompt), gpt.Greedy, true)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if _, err := g.Steps(200); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	at, span := firstRepeat(g.Generated(), 8)
 	if at < 0 {
-		return rowResult{ours: "no span of 8 tokens repeats in 200 greedy tokens", model: r.openAIName()}, nil
+		return Result{Ours: "no span of 8 tokens repeats in 200 greedy tokens", Model: r.openAIName()}, nil
 	}
-	return rowResult{ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
-		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), model: r.openAIName()}, nil
+	return Result{Ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
+		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), Model: r.openAIName()}, nil
 }
 
 // firstRepeat finds the first position at whose n tokens occurred before, and how far back;
@@ -847,7 +896,7 @@ func firstRepeat(ids []int, n int) (at, back int) {
 // ---- models
 
 // openAI loads OpenAI's GPT-2 from --weights or gpt.Find, once; nil when there is none.
-func (r *reproducer) openAI() *gpt.Model {
+func (r *Run) openAI() *gpt.Model {
 	if r.openaiTried {
 		return r.openai
 	}
@@ -861,41 +910,31 @@ func (r *reproducer) openAI() *gpt.Model {
 		}
 		path = p
 	}
-	m, err := gpt.LoadHF(path)
+	m, tok, err := gpt.Open(path)
 	if err != nil {
 		r.openaiErr = err
 		return nil
 	}
-	r.openai, r.openaiPath = m, path
+	r.openai, r.gpt2, r.openaiPath = m, tok, path
 	return m
 }
 
-// trained is the model for rows about a trained model: OpenAI's GPT-2 when found, else the
+// trained is the model for rows about a trained Model: OpenAI's GPT-2 when found, else the
 // model shipped in testdata/.
-func (r *reproducer) trained() (*gpt.Model, string, error) {
+func (r *Run) trained() (*gpt.Model, string, error) {
 	if m := r.openAI(); m != nil {
-		if r.gpt2 == nil {
-			tok, err := tokenizer.GPT2()
-			if err != nil {
-				return nil, "", err
-			}
-			r.gpt2 = tok
-		}
 		r.decoder = r.gpt2
 		return m, r.openAIName(), nil
 	}
 	if r.shipped == nil && r.shippedErr == nil {
-		path, err := shippedModelPath()
+		path, err := gpt.ShippedModelPath()
 		if err != nil {
 			r.shippedErr = fmt.Errorf("%w: %v", errNeedsTrained, err)
-		} else if m, _, err := gpt.Load(path); err != nil {
-			r.shippedErr = fmt.Errorf("the shipped model: %w", err) // there is one, and it is broken
+		} else if m, tok, err := gpt.Open(path); err != nil {
+			r.shippedErr = fmt.Errorf("the shipped Model: %w", err) // there is one, and it is broken
 		} else {
 			r.shipped, r.shippedPath = m, path
-			// Its tokenizer is saved beside it: gopher.safetensors → gopher.tok.
-			if tok, err := tokenizer.Load(strings.TrimSuffix(path, filepath.Ext(path)) + ".tok"); err == nil && tok.VocabSize() == m.Config.VocabSize {
-				r.decoder, r.encoder = tok, tok
-			}
+			r.decoder, r.encoder = tok, tok
 		}
 	}
 	if r.shipped == nil {
@@ -904,9 +943,9 @@ func (r *reproducer) trained() (*gpt.Model, string, error) {
 	return r.shipped, "shipped model " + r.shippedPath, nil
 }
 
-// timingModel is the model the timing rows run: OpenAI's GPT-2 small when found, else GPT-2
+// timingModel is the model the timing rows measure: OpenAI's GPT-2 small when found, else GPT-2
 // small at init (the time of a forward does not depend on the weights).
-func (r *reproducer) timingModel() (*gpt.Model, string, error) {
+func (r *Run) timingModel() (*gpt.Model, string, error) {
 	if m := r.openAI(); m != nil {
 		return m, r.openAIName(), nil
 	}
@@ -914,35 +953,12 @@ func (r *reproducer) timingModel() (*gpt.Model, string, error) {
 	return m, smallRandom, err
 }
 
-// shippedModelPath finds testdata/*.safetensors in the working directory or a parent (the
-// repository), as `make reproduce` runs it.
-func shippedModelPath() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if p := filepath.Join(dir, "testdata", "gopher.safetensors"); exists(p) {
-			return p, nil
-		}
-		matches, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.safetensors"))
-		if len(matches) > 0 {
-			return matches[0], nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no shipped model (testdata/*.safetensors) in the working directory or its parents")
-		}
-		dir = parent
-	}
-}
-
 // goPrompt starts the trained-model rows on the shipped model, trained on Go source.
 const goPrompt = "func main() {\n\tfmt.Println("
 
 // promptFor is the prompt the trained-model rows start from: the study's capital prompt on
 // OpenAI's GPT-2, a line of Go on the shipped model, else 11 fixed token ids.
-func (r *reproducer) promptFor(m *gpt.Model) []int {
+func (r *Run) promptFor(m *gpt.Model) []int {
 	switch {
 	case m == r.openai && r.gpt2 != nil:
 		return r.gpt2.Encode(capitalPrompt)
@@ -952,25 +968,25 @@ func (r *reproducer) promptFor(m *gpt.Model) []int {
 	return tokens(11, m.Config.VocabSize)
 }
 
-func rowNanoGPTDefaults(r *reproducer) (rowResult, error) {
-	return rowResult{ours: "gpt.NanoGPT = " + gpt.NanoGPT.String(), model: "gpt.Policy"}, nil
+func rowNanoGPTDefaults(r *Run) (Result, error) {
+	return Result{Ours: "gpt.NanoGPT = " + gpt.NanoGPT.String(), Model: "gpt.Policy"}, nil
 }
 
 // ---- Figures of the notebooks
 
 // rowLossCurve trains a byte-level gpt.Tiny on the Go source of the strings package for a
 // few hundred steps and draws its loss curve: the figure the training notebook updates live.
-func rowLossCurve(r *reproducer) (rowResult, error) {
+func rowLossCurve(r *Run) (Result, error) {
 	dir := filepath.Join(gpt.GoSourceDir(), "strings")
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(files) == 0 {
-		return rowResult{}, fmt.Errorf("no Go source in %s: %v", dir, err)
+		return Result{}, fmt.Errorf("no Go source in %s: %v", dir, err)
 	}
 	var text []byte
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		text = append(text, b...)
 	}
@@ -983,50 +999,50 @@ func rowLossCurve(r *reproducer) (rowResult, error) {
 	cfg.VocabSize = 256 // bytes
 	m, err := gpt.New(cfg)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	m.Init(1, true)
 	const steps = 300
 	t, err := gpt.NewTrainer(m, ids[:cut], ids[cut:], gpt.TrainOptions{Batch: 8, SeqLen: 64, Steps: steps, LR: 3e-3,
 		Seed: 1, EvalEvery: 50, EvalBatches: 4})
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	for i := 0; i < steps; i++ {
 		res, err := t.Step()
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		r.note("loss-curve: step %d of %d, loss %.2f", res.Step, steps, res.Loss)
 		if res.Step%50 == 0 {
 			v, err := t.Evaluate()
 			if err != nil {
-				return rowResult{}, err
+				return Result{}, err
 			}
 			t.History[len(t.History)-1].ValLoss = v
 		}
 	}
 	if err := r.save(viz.LossCurve(t.History, cfg.VocabSize), "loss"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	first, last := t.History[0], t.History[len(t.History)-1]
-	return rowResult{ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
+	return Result{Ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
 		first.Loss, last.Loss, steps, last.ValLoss, math.Log(256)),
-		model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), figures: []string{"loss"}}, nil
+		Model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), Figures: []string{"loss"}}, nil
 }
 
 // rowAttention traces 16 tokens through the trained model (or GPT-2 small at init when there
 // is none), once per query position, and draws layer L/2 head 0 and every head of that layer.
-func rowAttention(r *reproducer) (rowResult, error) {
+func rowAttention(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if errors.Is(err, errNeedsTrained) {
 		if m, err = r.smallModel(); err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		name = smallRandom
 	}
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	ids := r.promptFor(m)
 	for len(ids) < 16 {
@@ -1037,14 +1053,14 @@ func rowAttention(r *reproducer) (rowResult, error) {
 	for q := range ids {
 		tr, err := m.Trace(ids, gpt.TraceOptions{Position: q})
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		traces = append(traces, tr)
 	}
 	layer := m.Config.Layers / 2
 	w, err := viz.AttentionMatrix(traces, layer, 0)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	var labels []string
 	for _, id := range ids {
@@ -1056,17 +1072,17 @@ func rowAttention(r *reproducer) (rowResult, error) {
 	}
 	p, err := viz.AttentionMap(w, labels, layer, 0)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.save(p, "attention"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	heads, err := viz.AttentionHeads(traces[len(traces)-1], layer, r.decoder)
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.save(heads, "attention_heads"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	// How sharp is that head: the mean over queries of the largest weight.
 	sharp := 0.0
@@ -1077,16 +1093,16 @@ func rowAttention(r *reproducer) (rowResult, error) {
 		}
 		sharp += float64(best) / float64(len(ids))
 	}
-	return rowResult{ours: fmt.Sprintf("16 positions, layer %d head 0: mean largest weight %.2f", layer, sharp),
-		model: name, figures: []string{"attention", "attention_heads"}}, nil
+	return Result{Ours: fmt.Sprintf("16 positions, layer %d head 0: mean largest weight %.2f", layer, sharp),
+		Model: name, Figures: []string{"attention", "attention_heads"}}, nil
 }
 
 // rowSamplingFigures draws the sampling figures on the trained model the run has: the study's
 // prompts on OpenAI's GPT-2, lines of Go on the shipped model.
-func rowSamplingFigures(r *reproducer) (rowResult, error) {
+func rowSamplingFigures(r *Run) (Result, error) {
 	m, name, err := r.trained()
 	if err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	prompts := []string{capitalPrompt, numpyPrompt}
 	var enc func(string) []int
@@ -1097,18 +1113,18 @@ func rowSamplingFigures(r *reproducer) (rowResult, error) {
 		prompts = []string{"func main() {\n\t", "import (\n\t\"", "for i := 0; i <"}
 		enc = r.encoder.Encode
 	default:
-		return rowResult{}, fmt.Errorf("the shipped model has no tokenizer beside it to encode prompts")
+		return Result{}, fmt.Errorf("the shipped model has no tokenizer beside it to encode prompts")
 	}
 	var sweeps []viz.TemperatureSweep
 	var parts []string
 	for i, prompt := range prompts {
 		l, err := m.NextLogits(enc(prompt))
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		s, err := viz.SweepTemperature(prompt, l, 0.9, temperatures())
 		if err != nil {
-			return rowResult{}, err
+			return Result{}, err
 		}
 		sweeps = append(sweeps, s)
 		at1 := s.At(1)
@@ -1116,19 +1132,19 @@ func rowSamplingFigures(r *reproducer) (rowResult, error) {
 		if i == 0 {
 			top, err := gpt.Ranked(l, 1, 10)
 			if err != nil {
-				return rowResult{}, err
+				return Result{}, err
 			}
 			if err := r.save(viz.TopTokens(top, r.decoder, fmt.Sprintf("next token after %q", prompt)), "next_token"); err != nil {
-				return rowResult{}, err
+				return Result{}, err
 			}
 		}
 	}
 	if err := r.save(viz.TopP(sweeps), "sampling"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
 	if err := r.saveHTML(viz.SliderTemperature(sweeps), "sampling_slider"); err != nil {
-		return rowResult{}, err
+		return Result{}, err
 	}
-	return rowResult{ours: strings.Join(parts, "; "), model: name,
-		figures: []string{"next_token", "sampling"}, pages: []string{"sampling_slider"}}, nil
+	return Result{Ours: strings.Join(parts, "; "), Model: name,
+		Figures: []string{"next_token", "sampling"}, Pages: []string{"sampling_slider"}}, nil
 }

@@ -1,6 +1,6 @@
 //go:build openblas
 
-package gpt
+package fast
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 	"github.com/gptnotes/gptnotes/gpt/internal/openblas"
 )
 
-// With the openblas build tag, blas32 is OpenBLAS (cgo), with our sgemm as its Sgemm where
+// With the openblas build tag, the products run on OpenBLAS (cgo), with our sgemm as its Sgemm where
 // the CPU has AVX2 and FMA (useBLAS). OpenBLAS runs single-threaded and the model splits
 // its products over the cores with goroutines, so OpenBLAS's threads never compete with the
 // goroutines of the attention kernel. Setting OPENBLAS_NUM_THREADS (above 1) hands the
@@ -25,5 +25,5 @@ func init() {
 	useBLAS(netlib.Implementation{}, "OpenBLAS (cgo)", splits)
 }
 
-// openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
-const openBLAS = true
+// OpenBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
+const OpenBLAS = true

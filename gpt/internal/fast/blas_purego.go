@@ -1,12 +1,12 @@
 //go:build !openblas
 
-package gpt
+package fast
 
 import "gonum.org/v1/gonum/blas/gonum"
 
-// Without the openblas tag, blas32 is gonum's pure-Go BLAS, with our sgemm as its Sgemm
+// Without the openblas tag, the products run on gonum's pure-Go BLAS, with our sgemm as its Sgemm
 // where the CPU has AVX2 and FMA (useBLAS). Both split their products over the cores.
 func init() { useBLAS(gonum.Implementation{}, "gonum's pure-Go BLAS", false) }
 
-// openBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
-const openBLAS = false
+// OpenBLAS says whether this build multiplies through OpenBLAS (tests size themselves by it).
+const OpenBLAS = false

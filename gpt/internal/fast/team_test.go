@@ -1,4 +1,4 @@
-package gpt
+package fast
 
 import (
 	"sync"
@@ -12,14 +12,14 @@ import (
 func TestTeamRegions(t *testing.T) {
 	region := func(n int) {
 		seen := make([]atomic.Int32, n)
-		parallelChunks(n, 1, func(lo, hi int) {
+		Chunks(n, 1, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				seen[i].Add(1)
 			}
 		})
 		for i := range seen {
 			if c := seen[i].Load(); c != 1 {
-				t.Errorf("parallelChunks(%d): index %d visited %d times", n, i, c)
+				t.Errorf("Chunks(%d): index %d visited %d times", n, i, c)
 				return
 			}
 		}
@@ -37,8 +37,8 @@ func TestTeamRegions(t *testing.T) {
 	wg.Wait()
 
 	var total atomic.Int64
-	parallelFor(8, func(_, i int) { // a region inside each part of another
-		parallelChunks(100, 1, func(lo, hi int) { total.Add(int64(hi - lo)) })
+	For(8, func(_, i int) { // a region inside each part of another
+		Chunks(100, 1, func(lo, hi int) { total.Add(int64(hi - lo)) })
 	})
 	if total.Load() != 800 {
 		t.Errorf("nested regions covered %d indices, want 800", total.Load())

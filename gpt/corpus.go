@@ -307,11 +307,11 @@ func writeTokenCache(path string, vocab int, train, val []int32) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tokens-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // no-op after the rename
+	return writeFileAtomic(path, func(f *os.File) error { return writeTokens(f, vocab, train, val) })
+}
+
+// writeTokens writes the token cache's bytes to f.
+func writeTokens(f *os.File, vocab int, train, val []int32) error {
 	w := bufio.NewWriter(f)
 	width := tokenWidth(vocab)
 	hdr := make([]byte, 0, 32)
@@ -332,14 +332,7 @@ func writeTokenCache(path string, vocab int, train, val []int32) error {
 			w.Write(buf[:width])
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return w.Flush()
 }
 
 func tokenWidth(vocab int) int {

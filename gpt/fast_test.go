@@ -1,0 +1,102 @@
+package gpt
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+)
+
+// naive runs f with every step on the readable side of the seam (useFast false).
+func naive(f func()) {
+	defer func(v bool) { useFast = v }(useFast)
+	useFast = false
+	f()
+}
+
+// setAVX2 lets a test run the fast kernels' portable paths on a CPU that has AVX2.
+func setAVX2(v bool) { fast.HasAVX2 = v }
+
+// The readable steps, as the references the fast kernels are compared with.
+func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
+	naive(func() { matmulForward(out, inp, w, bias, N, C, OC) })
+}
+func logitsNaive(out, inp, wte []float32, N, C, V int) {
+	naive(func() { logitsForward(out, inp, wte, N, C, V) })
+}
+func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
+	naive(func() { attentionForward(out, att, qkv, B, T, C, NH) })
+}
+func geluNaive(out, inp []float32, N int) { naive(func() { geluForward(out, inp, N) }) }
+
+// A whole forward and backward through the readable side of the seam against the fast
+// side: the loss, the logits and the gradient of every parameter, on a small model with
+// two sequences long enough to cross the fast attention's blocks of queries, with heads of
+// 16 channels (the packed attention's path where the CPU has AVX2).
+func TestNaiveMatchesFast(t *testing.T) {
+	cfg := Config{VocabSize: 512, BlockSize: 160, Layers: 2, Heads: 2, Channels: 32}
+	run := func() (*Output, []float32) {
+		m := newTestModel(t, cfg, 5)
+		rng := rand.New(rand.NewPCG(5, 6))
+		B, T := 2, 150
+		ids, tgt := make([][]int, B), make([][]int, B)
+		for b := range ids {
+			seq := randomIDs(rng, T+1, cfg.VocabSize)
+			ids[b], tgt[b] = seq[:T], seq[1:]
+		}
+		out, err := m.Forward(ids, tgt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Backward(); err != nil {
+			t.Fatal(err)
+		}
+		return out, m.Grads.Data
+	}
+	fastOut, fastGrads := run()
+	var slowOut *Output
+	var slowGrads []float32
+	naive(func() { slowOut, slowGrads = run() })
+	if d := abs32(fastOut.Loss - slowOut.Loss); d > 1e-5 {
+		t.Errorf("loss: fast %.7f, naive %.7f, |diff| %g", fastOut.Loss, slowOut.Loss, d)
+	}
+	if d := maxDiff(fastOut.Logits, slowOut.Logits); d > 1e-4 {
+		t.Errorf("logits: max |diff| %g", d)
+	}
+	scale := float32(0)
+	for _, g := range slowGrads {
+		scale = max(scale, abs32(g))
+	}
+	d := maxDiff(fastGrads, slowGrads)
+	t.Logf("fast vs naive: loss %.6f vs %.6f, logits max |diff| %.3g, grads max |diff| %.3g (largest |grad| %.3g)",
+		fastOut.Loss, slowOut.Loss, maxDiff(fastOut.Logits, slowOut.Logits), d, scale)
+	if d > 1e-4*float64(scale) {
+		t.Errorf("gradients: max |diff| %g (largest |grad| %g)", d, scale)
+	}
+}
+
+// The cached forward (a prompt, then one position at a time) through both sides of the seam.
+func TestNaiveMatchesFastCached(t *testing.T) {
+	m := newTestModel(t, Tiny, 6)
+	ids := randomIDs(rand.New(rand.NewPCG(6, 6)), 40, Tiny.VocabSize)
+	run := func() []float32 {
+		c := m.NewCache()
+		var all []float32
+		for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:32], ids[32:]} {
+			logits, err := m.ForwardCached(c, chunk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, logits...)
+		}
+		return all
+	}
+	got := run()
+	var want []float32
+	naive(func() { want = run() })
+	d := maxDiff(got, want)
+	t.Logf("cached fast vs naive: max |diff| %.3g", d)
+	if len(got) != len(want) || d > 1e-4 {
+		t.Errorf("cached logits: %d vs %d numbers, max |diff| %g", len(got), len(want), d)
+	}
+}

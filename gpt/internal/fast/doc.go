@@ -1,0 +1,26 @@
+// Package fast holds the fast kernels behind the gpt package's readable model: each
+// exported function computes one step of the forward or backward that gpt also writes as
+// plain loops, and gpt calls it one branch away from those loops (gpt/fast.go).
+//
+// Read the files in this order:
+//
+//	team.go            Chunks, For: a team of helper goroutines that split a step over the cores
+//	blas.go            MatmulForward, Logits and their backward: which BLAS, and how products split
+//	blas_purego.go     the default build: gonum's pure-Go BLAS
+//	blas_openblas.go   -tags openblas: OpenBLAS through gonum's netlib bindings, single-threaded
+//	sgemm_amd64.go     our blocked sgemm: packed panels and a 6×16 micro-kernel (sgemm_amd64.s)
+//	gemv.go            one-row products (a cached decode step) at the memory's speed (gemv_amd64.s)
+//	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
+//	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head
+//	exp.go             ExpSum, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
+//	exp_amd64.go       CPU detection (HasAVX2) and the AVX2 exponentials (exp_amd64.s)
+//	rows.go            CrossEntropy and LayernormBackward, split over the cores
+//
+// Where the CPU has AVX2 and FMA the model's products run on our sgemm, in both builds;
+// every other product runs on this package's own BLAS value, never on gonum's process-wide
+// blas32 implementation, which importing gpt leaves alone. Off amd64, or without AVX2, every
+// kernel takes its portable Go path (the *_other.go files).
+//
+// Every kernel here is compared by gpt's tests with the readable step it replaces, one at a
+// time and for a whole forward and backward (gpt's TestNaiveMatchesFast).
+package fast
