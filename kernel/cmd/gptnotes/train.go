@@ -213,20 +213,36 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	fmt.Fprintf(log, "model: %v, %s parameters; %s; batch %d × %d; %s (BLAS: %s)\n",
 		cfg, gpt.Commas(cfg.NumParams()), tr.Schedule, f.batch, f.block, fmt.Sprintf("%d steps", f.steps), gpt.BLAS)
 
-	// 5. Train, with a progress bar.
+	// 5. Train, with a progress bar. Each step's tokens/s is of its forward, backward and
+	// AdamW alone; the lines with a validation loss add the run's own rate (wall time,
+	// evaluations and checkpoints included) and the machine's load, and the end says where
+	// the time went.
 	tty := isTerminal(log)
+	loopStart, tokens := time.Now(), 0
+	rate := func() string {
+		wall := time.Since(loopStart)
+		return fmt.Sprintf("%s tokens in %s: %s tok/s over the run; load %s",
+			gpt.Commas(tokens), wall.Round(time.Second), gpt.Commas(int(float64(tokens)/wall.Seconds())), loadAverage())
+	}
 	tr.OnStep = func(r gpt.StepResult) {
+		tokens += r.Tokens
 		switch {
 		case tty:
 			fmt.Fprintf(log, "\r%s\x1b[K", r.ProgressBar(30))
 			if r.Step == r.Steps {
 				fmt.Fprintln(log)
 			}
-		case r.Step%max(f.logEvery, 1) == 0 || r.Step == r.Steps || !isNaN(r.ValLoss):
+		case !isNaN(r.ValLoss):
+			fmt.Fprintf(log, "%s %s (%s)\n", time.Now().UTC().Format("15:04:05"), r, rate())
+		case r.Step%max(f.logEvery, 1) == 0 || r.Step == r.Steps:
 			fmt.Fprintf(log, "%s %s\n", time.Now().UTC().Format("15:04:05"), r)
 		}
 	}
-	if err := tr.Run(ctx); err != nil {
+	err = tr.Run(ctx)
+	if tokens > 0 {
+		fmt.Fprintf(log, "time: %s; %s\n", rate(), tr.Timing)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("stopped at step %d; checkpoint %s (continue with --resume): %w", tr.StepsDone(), ckpt, err)
 		}
