@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -268,7 +271,15 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		"train_loss": strconv.FormatFloat(last.Loss, 'f', 4, 64),
 		"val_loss":   strconv.FormatFloat(last.ValLoss, 'f', 4, 64),
 		"steps":      strconv.Itoa(tr.StepsDone()),
+		"tokens":     strconv.Itoa(tr.StepsDone() * f.batch * f.block),
+		"batch":      fmt.Sprintf("%d×%d", f.batch, f.block),
 		"corpus":     f.corpus,
+		// What the corpus was: the Go release (whose source is the default corpus) and a
+		// hash of the file list with sizes and split, to tell whether a later run saw the
+		// same files.
+		"go_version":   runtime.Version(),
+		"corpus_files": strconv.Itoa(len(corpus.Files)),
+		"corpus_hash":  corpusListHash(corpus.Files),
 	}
 	if err := saveTokenizer(tok, tokPath(f.out)); err != nil {
 		return err
@@ -280,6 +291,20 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		f.out, gpt.Commas(int(fileSize(f.out))), tokPath(f.out), gpt.Commas(int(fileSize(tokPath(f.out)))),
 		time.Since(start).Round(time.Second), last.Loss, last.ValLoss)
 	return nil
+}
+
+// corpusListHash is the SHA-256 of the corpus's file list, one "path size split" line per
+// file in path order, e.g. "sha256:3f2a…".
+func corpusListHash(files []gpt.CorpusFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		split := "train"
+		if f.Val {
+			split = "val"
+		}
+		fmt.Fprintf(h, "%s %d %s\n", f.Path, f.Size, split)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // orNone turns the command line's 0 ("none") into the trainer's negative ("none"), since

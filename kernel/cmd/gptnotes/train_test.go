@@ -58,6 +58,9 @@ func TestTrainWritesModelAndTokenizerThenResumes(t *testing.T) {
 	if m.Config.VocabSize != tok.VocabSize() || meta["tokenizer"] != "tiny.tok" || meta["steps"] != "6" {
 		t.Errorf("model vocab %d, tokenizer %d, metadata %v", m.Config.VocabSize, tok.VocabSize(), meta)
 	}
+	if meta["tokens"] != "384" || meta["go_version"] != runtime.Version() || meta["corpus_files"] != "7" || !strings.HasPrefix(meta["corpus_hash"], "sha256:") {
+		t.Errorf("metadata %v: want tokens 384 (6 steps × 2 × 32), go_version %s, corpus_files 7 and corpus_hash sha256:…", meta, runtime.Version())
+	}
 	for _, want := range []string{"step 3/6", "val", "wrote"} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q", want)
