@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -42,7 +43,7 @@ type trainFlags struct {
 	lr, minLR, wd, clip       float64
 	seed                      uint64
 	bf16, resume              bool
-	cache                     string
+	cache, lossCSV            string
 }
 
 func runTrain(args []string) error {
@@ -80,6 +81,7 @@ steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the initial weights, the batches and the tokenizer's sample")
 	fs.BoolVar(&f.bf16, "bf16", false, "store the final model's weights as bfloat16 (half the bytes)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from FILE.ckpt if it exists")
+	fs.StringVar(&f.lossCSV, "loss-csv", "", "write every step's losses to this CSV file at each checkpoint and at the end")
 	fs.StringVar(&f.out, "out", "", "the model file to write, e.g. gopher.safetensors (required)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -229,6 +231,11 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	}
 	tr.OnStep = func(r gpt.StepResult) {
 		tokens += r.Tokens
+		if f.lossCSV != "" && f.ckptEvery > 0 && r.Step%f.ckptEvery == 0 {
+			if err := writeLossCSV(f.lossCSV, tr.History, f.batch*f.block); err != nil {
+				fmt.Fprintf(log, "%v\n", err)
+			}
+		}
 		switch {
 		case tty:
 			fmt.Fprintf(log, "\r%s\x1b[K", r.ProgressBar(30))
@@ -244,6 +251,11 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	err = tr.Run(ctx)
 	if tokens > 0 {
 		fmt.Fprintf(log, "time: %s; %s\n", rate(), tr.Timing)
+	}
+	if f.lossCSV != "" {
+		if err := writeLossCSV(f.lossCSV, tr.History, f.batch*f.block); err != nil {
+			return err
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -305,6 +317,34 @@ func corpusListHash(files []gpt.CorpusFile) string {
 		fmt.Fprintf(h, "%s %d %s\n", f.Path, f.Size, split)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// writeLossCSV writes the loss curve so far, one row per step (val_loss empty where it
+// was not measured), through a temporary file and a rename. It is written from the
+// trainer's History, which a resumed run restores from the checkpoint, so the file of a
+// resumed run is the uninterrupted run's.
+func writeLossCSV(path string, history []gpt.StepResult, tokensPerStep int) error {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"step", "tokens", "loss", "val_loss", "lr", "grad_norm", "tokens_per_sec"})
+	for _, r := range history {
+		val := ""
+		if !isNaN(r.ValLoss) {
+			val = strconv.FormatFloat(r.ValLoss, 'f', 4, 64)
+		}
+		w.Write([]string{strconv.Itoa(r.Step), strconv.Itoa(r.Step * tokensPerStep), strconv.FormatFloat(r.Loss, 'f', 4, 64), val,
+			strconv.FormatFloat(r.LR, 'e', 3, 64), strconv.FormatFloat(r.GradNorm, 'f', 4, 64),
+			strconv.FormatFloat(r.TokensPerSec, 'f', 0, 64)})
+	}
+	w.Flush()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("train: loss csv: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("train: loss csv: %w", err)
+	}
+	return nil
 }
 
 // orNone turns the command line's 0 ("none") into the trainer's negative ("none"), since
