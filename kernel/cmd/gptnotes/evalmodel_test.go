@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -88,6 +89,28 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 	t.Log(out.String())
 	for _, want := range []string{"validation: 1,024 tokens (", "nats/token", "bits/byte", "parse prompt:", "parse: 3 samples (seeds 1–3", `greedy "// Package bytes implements" → "`} {
 		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestEvalModelOnACheckpoint measures a run midway: a training checkpoint FILE.ckpt with
+// its tokenizer FILE.ckpt.tok.
+func TestEvalModelOnACheckpoint(t *testing.T) {
+	corpus := smallCorpus(t)
+	out := filepath.Join(t.TempDir(), "tiny.safetensors")
+	if err := train(context.Background(), tinyFlags(corpus, out), &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var report bytes.Buffer
+	f := evalFlags{model: out + ".ckpt", corpus: corpus, cache: "-", valBatches: 2, batch: 2, samples: 2, maxNew: 8,
+		temperature: 0.8, topK: 200, greedyNew: 4}
+	if err := evalModel(f, &report); err != nil {
+		t.Fatalf("%v\n%s", err, report.String())
+	}
+	t.Log(report.String())
+	for _, want := range []string{"training checkpoint at step 6", "validation: 128 tokens (", "parse: 2 samples"} {
+		if !strings.Contains(report.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
