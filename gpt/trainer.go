@@ -106,12 +106,40 @@ type Trainer struct {
 	Val      []int32          // the validation split
 	History  []StepResult     // every step so far, including those before a resume
 	OnStep   func(StepResult) // called by Run after every step, e.g. to redraw a loss plot
+	Timing   Timing           // where this process's time went
 
 	step    int           // steps done
 	timed   int           // steps taken by this process
 	elapsed time.Duration // their wall time, for the time-left estimate
 	valX    [][][]int     // validation batches, cut once
 	valY    [][][]int
+}
+
+// Timing is where a run's wall time went, summed over the steps this process took: the
+// parts of Step, then what Run adds between steps.
+type Timing struct {
+	Batches, Forward, Backward, Update time.Duration // Step: loader, model, gradients, AdamW
+	Eval, Checkpoint                   time.Duration // Run: validation losses, checkpoints
+}
+
+// Total is the sum of the parts.
+func (t Timing) Total() time.Duration {
+	return t.Batches + t.Forward + t.Backward + t.Update + t.Eval + t.Checkpoint
+}
+
+// String lists the parts with their shares of the total, e.g.
+//
+//	forward 31.2s (33%), backward 58.0s (62%), adamw 2.1s (2%), batches 0.0s (0%), evaluation 1.9s (2%), checkpoints 0.6s (1%)
+func (t Timing) String() string {
+	total := max(t.Total(), 1)
+	var parts []string
+	for _, p := range []struct {
+		name string
+		d    time.Duration
+	}{{"forward", t.Forward}, {"backward", t.Backward}, {"adamw", t.Update}, {"batches", t.Batches}, {"evaluation", t.Eval}, {"checkpoints", t.Checkpoint}} {
+		parts = append(parts, fmt.Sprintf("%s %.1fs (%.0f%%)", p.name, p.d.Seconds(), 100*float64(p.d)/float64(total)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // NewTrainer prepares to train m (fp32, initialised or loaded) on the train tokens,
@@ -165,13 +193,19 @@ func (t *Trainer) Step() (StepResult, error) {
 	start := time.Now()
 	m := t.Model
 	x, y := t.Train.Next()
+	t0 := time.Now()
+	t.Timing.Batches += t0.Sub(start)
 	out, err := m.Forward(x, y)
 	if err != nil {
 		return StepResult{}, fmt.Errorf("gpt: train: step %d: %w", t.step+1, err)
 	}
+	t1 := time.Now()
+	t.Timing.Forward += t1.Sub(t0)
 	if err := m.Backward(); err != nil {
 		return StepResult{}, fmt.Errorf("gpt: train: step %d: %w", t.step+1, err)
 	}
+	t2 := time.Now()
+	t.Timing.Backward += t2.Sub(t1)
 	loss := float64(out.Loss)
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return StepResult{}, fmt.Errorf("gpt: train: step %d: loss is %v; %s", t.step+1, loss, largestGradient(m.Grads))
@@ -181,6 +215,7 @@ func (t *Trainer) Step() (StepResult, error) {
 	if err != nil {
 		return StepResult{}, fmt.Errorf("gpt: train: step %d: loss %.4f but gradient norm %v; %s", t.step+1, loss, norm, largestGradient(m.Grads))
 	}
+	t.Timing.Update += time.Since(t2)
 	t.step++
 	took := time.Since(start)
 	t.elapsed += took
@@ -272,15 +307,21 @@ func (t *Trainer) Run(ctx context.Context) error {
 			return err
 		}
 		if (o.EvalEvery > 0 && t.step%o.EvalEvery == 0) || t.step == o.Steps {
+			start := time.Now()
 			if r.ValLoss, err = t.Evaluate(); err != nil {
 				return err
 			}
 			t.History[len(t.History)-1].ValLoss = r.ValLoss
+			t.Timing.Eval += time.Since(start)
+			t.elapsed += time.Since(start) // the time-left estimate counts evaluations too
 		}
 		if o.CheckpointPath != "" && ((o.CheckpointEvery > 0 && t.step%o.CheckpointEvery == 0) || t.step == o.Steps) {
+			start := time.Now()
 			if err := t.SaveCheckpoint(o.CheckpointPath); err != nil {
 				return err
 			}
+			t.Timing.Checkpoint += time.Since(start)
+			t.elapsed += time.Since(start)
 		}
 		if t.OnStep != nil {
 			t.OnStep(r)

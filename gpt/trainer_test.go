@@ -65,6 +65,11 @@ func TestTrainerLearnsAndReports(t *testing.T) {
 		t.Errorf("HTML lacks the step count or the validation loss: %s", html)
 	}
 	t.Log(tr)
+	tm := tr.Timing
+	t.Log("time:", tm)
+	if tm.Forward <= 0 || tm.Backward <= 0 || tm.Update <= 0 || tm.Eval <= 0 || tm.Checkpoint != 0 {
+		t.Errorf("Timing %+v: want forward, backward, AdamW and evaluation measured, no checkpoints", tm)
+	}
 	r := seen[10]
 	if r.TokensPerSec <= 0 || r.Tokens != 4*16 || r.LR <= 0 || r.GradNorm <= 0 || !math.IsNaN(r.ValLoss) {
 		t.Errorf("step 11 reports %+v", r)

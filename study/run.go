@@ -172,7 +172,7 @@ func (r *Run) Report(rows []Row) error {
 		return fmt.Errorf("study: %w", err)
 	}
 	start := time.Now()
-	load := loadAverage()
+	load := LoadAverage()
 	var reports []rowReport
 	failed := 0
 	for i, row := range rows {
@@ -219,7 +219,7 @@ func (r *Run) report(reports []rowReport, start time.Time, load string) string {
 	b.WriteString("# gptnotes reproduce\n\n")
 	fmt.Fprintf(&b, "Run %s, %.0f s; %s/%s, %d CPUs, load average %s at the start and %s at the end (timings share the CPUs with that load); %s; matrix products: %s.\n\n",
 		start.UTC().Format("2006-01-02 15:04 UTC"), time.Since(start).Seconds(), runtime.GOOS, runtime.GOARCH,
-		runtime.NumCPU(), load, loadAverage(), runtime.Version(), gpt.BLAS)
+		runtime.NumCPU(), load, LoadAverage(), runtime.Version(), gpt.BLAS)
 	if r.openaiTried {
 		if r.openai != nil {
 			fmt.Fprintf(&b, "OpenAI's GPT-2: %s.\n\n", r.openaiPath)
@@ -276,8 +276,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// loadAverage is the 1-minute load average from /proc/loadavg, or "unknown".
-func loadAverage() string {
+// LoadAverage is the machine's 1-minute load average from /proc/loadavg, or "unknown": every
+// measurement states the load it ran under.
+func LoadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return "unknown"

@@ -124,6 +124,7 @@ func init() {
 		"StepResult":          reflect.ValueOf((*gpt.StepResult)(nil)),
 		"Stream":              reflect.ValueOf((*gpt.Stream)(nil)),
 		"Tensor":              reflect.ValueOf((*gpt.Tensor)(nil)),
+		"Timing":              reflect.ValueOf((*gpt.Timing)(nil)),
 		"Tokenizer":           reflect.ValueOf((*gpt.Tokenizer)(nil)),
 		"Trace":               reflect.ValueOf((*gpt.Trace)(nil)),
 		"TraceOptions":        reflect.ValueOf((*gpt.TraceOptions)(nil)),

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study"
 	"github.com/gptnotes/gptnotes/tokenizer"
 )
 
@@ -39,7 +44,7 @@ type trainFlags struct {
 	lr, minLR, wd, clip       float64
 	seed                      uint64
 	bf16, resume              bool
-	cache                     string
+	cache, lossCSV            string
 }
 
 func runTrain(args []string) error {
@@ -77,6 +82,7 @@ steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the initial weights, the batches and the tokenizer's sample")
 	fs.BoolVar(&f.bf16, "bf16", false, "store the final model's weights as bfloat16 (half the bytes)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from FILE.ckpt if it exists")
+	fs.StringVar(&f.lossCSV, "loss-csv", "", "write every step's losses to this CSV file at each checkpoint and at the end")
 	fs.StringVar(&f.out, "out", "", "the model file to write, e.g. gopher.safetensors (required)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -213,20 +219,46 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	fmt.Fprintf(log, "model: %v, %s parameters; %s; batch %d × %d; %s (BLAS: %s)\n",
 		cfg, gpt.Commas(cfg.NumParams()), tr.Schedule, f.batch, f.block, fmt.Sprintf("%d steps", f.steps), gpt.BLAS)
 
-	// 5. Train, with a progress bar.
+	// 5. Train, with a progress bar. Each step's tokens/s is of its forward, backward and
+	// AdamW alone; the lines with a validation loss add the run's own rate (wall time,
+	// evaluations and checkpoints included) and the machine's load, and the end says where
+	// the time went.
 	tty := isTerminal(log)
+	loopStart, tokens := time.Now(), 0
+	rate := func() string {
+		wall := time.Since(loopStart)
+		return fmt.Sprintf("%s tokens in %s: %s tok/s over the run; load %s",
+			gpt.Commas(tokens), wall.Round(time.Second), gpt.Commas(int(float64(tokens)/wall.Seconds())), study.LoadAverage())
+	}
 	tr.OnStep = func(r gpt.StepResult) {
+		tokens += r.Tokens
+		if f.lossCSV != "" && f.ckptEvery > 0 && r.Step%f.ckptEvery == 0 {
+			if err := writeLossCSV(f.lossCSV, tr.History, f.batch*f.block); err != nil {
+				fmt.Fprintf(log, "%v\n", err)
+			}
+		}
 		switch {
 		case tty:
 			fmt.Fprintf(log, "\r%s\x1b[K", r.ProgressBar(30))
 			if r.Step == r.Steps {
 				fmt.Fprintln(log)
 			}
-		case r.Step%max(f.logEvery, 1) == 0 || r.Step == r.Steps || !isNaN(r.ValLoss):
+		case !isNaN(r.ValLoss):
+			fmt.Fprintf(log, "%s %s (%s)\n", time.Now().UTC().Format("15:04:05"), r, rate())
+		case r.Step%max(f.logEvery, 1) == 0 || r.Step == r.Steps:
 			fmt.Fprintf(log, "%s %s\n", time.Now().UTC().Format("15:04:05"), r)
 		}
 	}
-	if err := tr.Run(ctx); err != nil {
+	err = tr.Run(ctx)
+	if tokens > 0 {
+		fmt.Fprintf(log, "time: %s; %s\n", rate(), tr.Timing)
+	}
+	if f.lossCSV != "" {
+		if err := writeLossCSV(f.lossCSV, tr.History, f.batch*f.block); err != nil {
+			return err
+		}
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("stopped at step %d; checkpoint %s (continue with --resume): %w", tr.StepsDone(), ckpt, err)
 		}
@@ -252,7 +284,15 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		"train_loss": strconv.FormatFloat(last.Loss, 'f', 4, 64),
 		"val_loss":   strconv.FormatFloat(last.ValLoss, 'f', 4, 64),
 		"steps":      strconv.Itoa(tr.StepsDone()),
+		"tokens":     strconv.Itoa(tr.StepsDone() * f.batch * f.block),
+		"batch":      fmt.Sprintf("%d×%d", f.batch, f.block),
 		"corpus":     f.corpus,
+		// What the corpus was: the Go release (whose source is the default corpus) and a
+		// hash of the file list with sizes and split, to tell whether a later run saw the
+		// same files.
+		"go_version":   runtime.Version(),
+		"corpus_files": strconv.Itoa(len(corpus.Files)),
+		"corpus_hash":  corpusListHash(corpus.Files),
 	}
 	if err := tok.Save(tokPath(f.out)); err != nil {
 		return err
@@ -263,6 +303,48 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	fmt.Fprintf(log, "wrote %s (%s bytes) and %s (%s bytes) after %s: train loss %.4f, validation loss %.4f\n",
 		f.out, gpt.Commas(int(fileSize(f.out))), tokPath(f.out), gpt.Commas(int(fileSize(tokPath(f.out)))),
 		time.Since(start).Round(time.Second), last.Loss, last.ValLoss)
+	return nil
+}
+
+// corpusListHash is the SHA-256 of the corpus's file list, one "path size split" line per
+// file in path order, e.g. "sha256:3f2a…".
+func corpusListHash(files []gpt.CorpusFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		split := "train"
+		if f.Val {
+			split = "val"
+		}
+		fmt.Fprintf(h, "%s %d %s\n", f.Path, f.Size, split)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// writeLossCSV writes the loss curve so far, one row per step (val_loss empty where it
+// was not measured), through a temporary file and a rename. It is written from the
+// trainer's History, which a resumed run restores from the checkpoint, so the file of a
+// resumed run is the uninterrupted run's.
+func writeLossCSV(path string, history []gpt.StepResult, tokensPerStep int) error {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"step", "tokens", "loss", "val_loss", "lr", "grad_norm", "tokens_per_sec"})
+	for _, r := range history {
+		val := ""
+		if !isNaN(r.ValLoss) {
+			val = strconv.FormatFloat(r.ValLoss, 'f', 4, 64)
+		}
+		w.Write([]string{strconv.Itoa(r.Step), strconv.Itoa(r.Step * tokensPerStep), strconv.FormatFloat(r.Loss, 'f', 4, 64), val,
+			strconv.FormatFloat(r.LR, 'e', 3, 64), strconv.FormatFloat(r.GradNorm, 'f', 4, 64),
+			strconv.FormatFloat(r.TokensPerSec, 'f', 0, 64)})
+	}
+	w.Flush()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("train: loss csv: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("train: loss csv: %w", err)
+	}
 	return nil
 }
 

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,6 +59,9 @@ func TestTrainWritesModelAndTokenizerThenResumes(t *testing.T) {
 	}
 	if m.Config.VocabSize != tok.VocabSize() || meta["tokenizer"] != "tiny.tok" || meta["steps"] != "6" {
 		t.Errorf("model vocab %d, tokenizer %d, metadata %v", m.Config.VocabSize, tok.VocabSize(), meta)
+	}
+	if meta["tokens"] != "384" || meta["go_version"] != runtime.Version() || meta["corpus_files"] != "7" || !strings.HasPrefix(meta["corpus_hash"], "sha256:") {
+		t.Errorf("metadata %v: want tokens 384 (6 steps × 2 × 32), go_version %s, corpus_files 7 and corpus_hash sha256:…", meta, runtime.Version())
 	}
 	for _, want := range []string{"step 3/6", "val", "wrote"} {
 		if !strings.Contains(log.String(), want) {
@@ -120,4 +125,69 @@ func TestTrainBadInput(t *testing.T) {
 			t.Error("the refused resume changed the checkpoint")
 		}
 	})
+}
+
+// cancelAt is a log that cancels the run once it has logged the line of step want.
+type cancelAt struct {
+	bytes.Buffer
+	want   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.want) {
+		c.cancel()
+	}
+	return c.Buffer.Write(p)
+}
+
+// TestTrainStopAndResumeIsExact stops a run after step 3 of 6 the way Ctrl-C does, resumes
+// it from its checkpoint with a fresh process's state (tokenizer from the checkpoint, corpus
+// tokenized again, loader restored), and checks that the losses, the loss CSV and the final
+// weights are the uninterrupted run's, bit for bit.
+func TestTrainStopAndResumeIsExact(t *testing.T) {
+	corpus := smallCorpus(t)
+	run := func(dir string, stopAfter string) (*gpt.Model, []string) {
+		out := filepath.Join(dir, "m.safetensors")
+		f := tinyFlags(corpus, out)
+		f.lossCSV = filepath.Join(dir, "loss.csv")
+		if stopAfter != "" {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			log := &cancelAt{want: stopAfter, cancel: cancel}
+			if err := train(ctx, f, log); err == nil || !strings.Contains(err.Error(), "stopped at step 3") {
+				t.Fatalf("stopped run: err = %v\n%s", err, log.String())
+			}
+			f.resume = true
+		}
+		var log bytes.Buffer
+		if err := train(context.Background(), f, &log); err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		m, _, err := gpt.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(f.lossCSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []string // without the last column, tokens/s, which is the machine's
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			rows = append(rows, line[:strings.LastIndex(line, ",")])
+		}
+		return m, rows
+	}
+	whole, wantRows := run(t.TempDir(), "")
+	resumed, rows := run(t.TempDir(), "step 3/6")
+	if len(wantRows) != 7 || !slices.Equal(rows, wantRows) {
+		t.Errorf("loss CSV of the resumed run:\n%s\nuninterrupted:\n%s", strings.Join(rows, "\n"), strings.Join(wantRows, "\n"))
+	}
+	diff := 0.0
+	for i, w := range whole.Params.Data {
+		diff = max(diff, math.Abs(float64(w-resumed.Params.Data[i])))
+	}
+	if diff != 0 {
+		t.Errorf("weights of the resumed run differ from the uninterrupted run's: max |diff| %g", diff)
+	}
 }
