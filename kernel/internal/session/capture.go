@@ -49,8 +49,7 @@ const (
 	chunkSize  = 64 << 10              // largest text forwarded in one stream message
 	chunkDelay = 20 * time.Millisecond // longest a partial chunk waits for more output
 
-	fcntlSetPipeSize = 1031    // F_SETPIPE_SZ
-	pipeSize         = 1 << 20 // a larger pipe lets writers run ahead of a slow sink
+	pipeSize = 1 << 20 // a larger pipe lets writers run ahead of a slow sink (Linux; see fd_*.go)
 )
 
 var (
@@ -357,11 +356,11 @@ func newCapturePipe(fd int, name string) (*capturePipe, error) {
 	// The read end is non-blocking (read by the runtime poller and drained without blocking);
 	// the write end stays blocking, as os.Stdout was opened blocking and would drop output on
 	// EAGAIN.
-	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+	fds, err := cloexecPipe()
+	if err != nil {
 		return nil, fmt.Errorf("session: capture %s: pipe: %w", name, err)
 	}
-	syscall.Syscall(syscall.SYS_FCNTL, uintptr(fds[1]), fcntlSetPipeSize, pipeSize) // best effort
+	growPipe(fds[1], pipeSize) // best effort
 	if err := syscall.SetNonblock(fds[0], true); err != nil {
 		return nil, fmt.Errorf("session: capture %s: %w", name, err)
 	}
@@ -371,7 +370,7 @@ func newCapturePipe(fd int, name string) (*capturePipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: capture %s: %w", name, err)
 	}
-	if err := syscall.Dup2(fds[1], fd); err != nil {
+	if err := dup2(fds[1], fd); err != nil {
 		return nil, fmt.Errorf("session: capture %s: dup2: %w", name, err)
 	}
 	return &capturePipe{name: name, w: w, r: r, rc: rc}, nil
@@ -425,6 +424,6 @@ func stopCapture() {
 		return
 	}
 	flushCapture()
-	syscall.Dup2(int(origStdout.Fd()), 1)
-	syscall.Dup2(int(origStderr.Fd()), 2)
+	dup2(int(origStdout.Fd()), 1)
+	dup2(int(origStderr.Fd()), 2)
 }
