@@ -17,7 +17,7 @@ APT_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-n
 	python3-pytest python3-yaml libopenblas-dev chromium
 
 .PHONY: all build build-purego deps notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz
+.PHONY: fuzz test-fuzz record-widgets
 
 all: build
 
@@ -93,3 +93,10 @@ clean:
 corpus:
 	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus run -list testdata/examples.txt -out corpus-report.txt
 	cat corpus-report.txt
+
+# record-widgets records what Debian's ipywidgets 6 (the reference kernel side of the widget
+# protocol) sends for each control, through ipykernel and jupyter_client, into
+# kernel/widget/testdata/ipywidgets6/, which kernel/widget's tests compare the Go widgets with.
+# Not part of `make test`: the recordings are committed.
+record-widgets:
+	$(PYTHON) kernel/widget/testdata/record.py
