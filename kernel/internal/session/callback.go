@@ -1,0 +1,81 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/gptnotes/gptnotes/kernel/display"
+)
+
+// RunCallback runs f, compiled code that a message from the front end triggers (a widget's
+// callback), the way a cell runs: one at a time with cells, its output captured to sink,
+// display calls publishing there, and a cancelled ctx stopping the interpreted code f calls.
+// For that last, f is called from inside the interpreter (a one-line program calling back into
+// the cell runtime): cancelling a run stops every interpreted frame of it, including those of
+// a callback written in a cell. A panic in f is returned as a *CellError.
+func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	run := &cellRun{id: s.cells, sink: sink, cancel: cancel}
+	s.setRunning(run)
+	flushCapture()
+	setSink(sink)
+	display.SetPublisher(displayPublisher(sink))
+	defer func() {
+		run.stopped.Store(true)
+		flushCapture()
+		display.SetPublisher(nil)
+		setSink(nil)
+		s.setRunning(nil)
+	}()
+	if s.callbackProg == nil {
+		if s.callbackProg, err = s.compileCallback(); err != nil {
+			return fmt.Errorf("session: callback program: %w", err)
+		}
+	}
+	var panicked any
+	s.callback = func() {
+		defer func() { panicked = recover() }()
+		f()
+	}
+	err = s.execute(ctx, s.callbackProg)
+	s.callback = nil
+	if p, ok := err.(interp.Panic); ok {
+		panicked = p.Value
+	}
+	if panicked != nil {
+		v := fmt.Sprint(panicked)
+		return &CellError{Name: "panic", Value: v, Traceback: []string{"panic: " + v}}
+	}
+	return err
+}
+
+// compileCallback compiles the statement calling the runtime's RunCallback, in the cells' file
+// scope (where the prelude imported the runtime), as a cell's statements are compiled.
+func (s *Session) compileCallback() (*interp.Program, error) {
+	src := "package main\nfunc _() {\n" + runtimeName + ".RunCallback()\n}"
+	f, err := parser.ParseFile(s.fset, scopeFile, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	return s.compile(f.Decls[0].(*ast.FuncDecl).Body)
+}
+
+// runCallback is the cell runtime's RunCallback: it calls the function RunCallback is running.
+func (s *Session) runCallback() {
+	if f := s.callback; f != nil {
+		f()
+	}
+}
+
+// Flush forwards what was written so far before returning (display.Flush).
+func (p orderedPublisher) Flush() { flushCapture() }
+
+// runtimeName is the name the prelude imports the cell runtime under.
+const runtimeName = "__gptnotes"
