@@ -15,6 +15,7 @@ import "reflect"
 
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/kernel/display
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/kernel/comm
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/kernel/widget
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract gonum.org/v1/plot
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract gonum.org/v1/plot/plotter
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract gonum.org/v1/plot/vg
