@@ -67,6 +67,13 @@ def test_handshake(k):
     outs = send(k, "comm_open", {"comm_id": "version-1", "target_name": "jupyter.widget.version", "data": {}})
     msgs = [m["content"] for m in outs if m["msg_type"] == "comm_msg"]
     assert msgs == [{"comm_id": "version-1", "data": {"version": "~2.1.4"}}]
+    # A widget front end is connected: it shows the view, so the text fallback is left empty.
+    reply, outs = k.execute('widget.NewCheckbox("c", true)')
+    [result] = [m["content"]["data"] for m in outs if m["msg_type"] == "execute_result"]
+    assert result["text/plain"] == "" and VIEW in result
+    # One that says it is not compatible: logged, and the sentence comes back.
+    send(k, "comm_msg", {"comm_id": "version-1", "data": {"validated": False, "frontend_version": "1.0.0"}})
+    assert "do not satisfy ~2.1.4" in k.log()
 
 
 def test_slider_both_ways(k):

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gptnotes/gptnotes/kernel/comm"
 	"github.com/gptnotes/gptnotes/kernel/display"
@@ -157,12 +158,19 @@ func (m *Model) String() string {
 
 // MIMEBundle shows the widget: its view, for front ends with widgets, and the sentence of String
 // for those without (nbconvert, a console). Like ipywidgets, it tells the model it is displayed.
+//
+// The classic notebook's widgets (protocol 1.0) show the view on that display message and do
+// not know the view's MIME type, so they would show the sentence too, under the widget: once
+// such a front end has opened the version handshake, the sentence is left empty.
 func (m *Model) MIMEBundle() display.Bundle {
 	if d := m.proto.display(); d != nil {
 		m.send(d)
 	}
 	data := m.proto.view(m.comm.ID)
 	data[display.MIMEPlain] = m.String()
+	if m.proto.display() != nil && frontendValidated.Load() {
+		data[display.MIMEPlain] = ""
+	}
 	return display.Bundle{Data: data, Metadata: map[string]any{}}
 }
 
@@ -369,13 +377,22 @@ func unregister(m *Model) {
 	liveMu.Unlock()
 }
 
+// frontendValidated is set once a front end has opened the version handshake, unset if it
+// then says it does not satisfy the version.
+var frontendValidated atomic.Bool
+
 // The version handshake: the classic notebook opens jupyter.widget.version when it loads; the
 // kernel answers with the front-end version range it wants, the front end with whether it
 // satisfies it.
 func init() {
 	comm.Register(TargetVersion, func(c *comm.Comm, data map[string]any) {
+		// Only the 1.0 front end opens this comm; it shows widgets from the moment it opens it
+		// (the cells of a Run All can run before its answer arrives).
+		frontendValidated.Store(true)
 		c.OnMsg(func(data map[string]any) {
-			if ok, _ := data["validated"].(bool); !ok {
+			ok, _ := data["validated"].(bool)
+			frontendValidated.Store(ok)
+			if !ok {
 				comm.Logf("widget: the front end's widgets (version %v) do not satisfy %s", data["frontend_version"], frontendVersion)
 			}
 		})

@@ -490,3 +490,15 @@ func TestConcurrentSet(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestValidatedFrontend: once the classic notebook's widgets pass the handshake, the text
+// fallback is left empty (they show the view and would show the sentence under it).
+func TestValidatedFrontend(t *testing.T) {
+	newWire(t)
+	defer frontendValidated.Store(false)
+	comm.HandleOpen("v2", TargetVersion, map[string]any{})
+	comm.HandleMsg("v2", map[string]any{"validated": true, "frontend_version": "2.1.4"})
+	if got := display.Render(NewIntSlider("n", 0, 1, 0)).Data[display.MIMEPlain]; got != "" {
+		t.Errorf("text/plain %q after a validated handshake, want empty", got)
+	}
+}
