@@ -9,8 +9,8 @@ import (
 )
 
 // A GenStepper is the generation stepper: a prompt box; Step, Step 10 and Reset buttons; the
-// sampling policy's controls (temperature, top-k, top-p, seed) and the KV cache on or off. Each
-// step appends one token; the Generator's own table shows every step (token, probabilities,
+// sampling policy's controls (temperature, top-k, top-p, seed) and the KV cache on or off, which
+// take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
 // positions forwarded, the cache's length and bytes, the top candidates).
 type GenStepper struct {
 	*widget.Box
