@@ -141,3 +141,29 @@ def test_widgets_in_the_browser(server):
     assert "n² = 25, steps = 1" in rep["afterClick"], rep
     assert rep["kernelSteps"] == "1 5", rep
     assert pathlib.Path(rep["screenshot"]).stat().st_size > 5_000
+
+
+EXPLORER_CELLS = [
+    'import (\n\t"fmt"\n\n\t"github.com/gptnotes/gptnotes/gpt"\n\t"github.com/gptnotes/gptnotes/live"\n)',
+    'model, tok, about, err := gpt.Pretrained()\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(about)',
+    'live.Sampling(model, tok, "// The")',
+    'live.Stepper(model, tok, "func main() {")',
+]
+
+
+@pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
+def test_live_explorers_in_the_browser(server):
+    """The sampling explorer redraws when the temperature moves; the stepper adds one row per Step."""
+    base, token, tmp = server
+    OUT.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                    for c in EXPLORER_CELLS],
+          "metadata": {"kernelspec": {"name": "gptnotes", "display_name": "Go (gptnotes)", "language": "go"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (tmp / "notebooks" / "explorers-test.ipynb").write_text(json.dumps(nb))
+    r = subprocess.run(["node", str(BROWSER / "explorers.mjs"), base, token, str(OUT), "explorers-test.ipynb"],
+                       capture_output=True, text=True, timeout=300)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    assert r.returncode == 0 and lines, f"explorers.mjs: rc {r.returncode}\n{r.stdout}\n{r.stderr}"
+    rep = json.loads(lines[-1])
+    assert rep["rows"][1] == rep["rows"][0] + 1 and rep["rows"][2] == rep["rows"][0] + 2, rep
