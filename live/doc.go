@@ -4,11 +4,15 @@
 //	model, tok, _, _ := gpt.Pretrained()
 //	live.Sampling(model, tok, "// The")        // temperature, top-k, top-p: the distribution redrawn
 //	live.Stepper(model, tok, "func main() {")  // Step, Step 10, Reset: one token per click
+//	live.Attention(model, tok, "// The")       // layer, head, query: the pattern as a heatmap
+//	live.Tokens("func main() {}", "shipped", tok) // the tokens of two tokenizers, as you type
 //
 // Files:
 //
 //	sampling.go  the sampling explorer: the next-token distribution under a sampling policy
 //	stepper.go   the generation stepper: a Generator driven by buttons
+//	attention.go the attention explorer: one head's pattern from the model's Trace
+//	tokens.go    the tokenizer explorer: a text cut by two tokenizers, side by side
 package live
 
 // A Tokenizer turns text into token ids and back: *tokenizer.Tokenizer.

@@ -93,3 +93,34 @@ func TestGenerationStepper(t *testing.T) {
 		t.Errorf("after Reset: %d tokens", s.Generated())
 	}
 }
+
+func TestTokenExplorer(t *testing.T) {
+	e := Tokens("ab", "bytes", bytes{})
+	if v := e.View.Value(); !strings.Contains(v, "<b>bytes</b>: 2 tokens") || !strings.Contains(v, "GPT-2") {
+		t.Errorf("the view: %.300s", v)
+	}
+	front(t, e.Text.ModelID(), map[string]any{"value": "abc"})
+	if v := e.View.Value(); !strings.Contains(v, "<b>bytes</b>: 3 tokens") {
+		t.Errorf("not redrawn as the text changed: %.300s", v)
+	}
+}
+
+func TestAttentionExplorer(t *testing.T) {
+	e := Attention(tiny(t), bytes{}, "hello")
+	if e.Query.Value() != 4 || e.Query.Get("max") != 4 {
+		t.Errorf("query %d of max %v, want the last of 5", e.Query.Value(), e.Query.Get("max"))
+	}
+	for q := range 5 {
+		sum := float32(0)
+		for _, w := range e.Row(1, 2, q) {
+			sum += w
+		}
+		if len(e.Row(1, 2, q)) != q+1 || sum < 0.999 || sum > 1.001 {
+			t.Errorf("row %d: %d weights summing to %v", q, len(e.Row(1, 2, q)), sum)
+		}
+	}
+	front(t, e.Head.ModelID(), map[string]any{"value": 3.0})
+	if !strings.Contains(e.View.Value(), "layer 0, head 3") {
+		t.Errorf("not redrawn for head 3: %.200s", e.View.Value())
+	}
+}
