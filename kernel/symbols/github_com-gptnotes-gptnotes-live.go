@@ -10,14 +10,18 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/live/live"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Sampling": reflect.ValueOf(live.Sampling),
-		"Stepper":  reflect.ValueOf(live.Stepper),
+		"Attention": reflect.ValueOf(live.Attention),
+		"Sampling":  reflect.ValueOf(live.Sampling),
+		"Stepper":   reflect.ValueOf(live.Stepper),
+		"Tokens":    reflect.ValueOf(live.Tokens),
 
 		// type definitions
-		"Explorer":   reflect.ValueOf((*live.Explorer)(nil)),
-		"GenStepper": reflect.ValueOf((*live.GenStepper)(nil)),
-		"Snapshot":   reflect.ValueOf((*live.Snapshot)(nil)),
-		"Tokenizer":  reflect.ValueOf((*live.Tokenizer)(nil)),
+		"AttentionExplorer": reflect.ValueOf((*live.AttentionExplorer)(nil)),
+		"Explorer":          reflect.ValueOf((*live.Explorer)(nil)),
+		"GenStepper":        reflect.ValueOf((*live.GenStepper)(nil)),
+		"Snapshot":          reflect.ValueOf((*live.Snapshot)(nil)),
+		"TokenExplorer":     reflect.ValueOf((*live.TokenExplorer)(nil)),
+		"Tokenizer":         reflect.ValueOf((*live.Tokenizer)(nil)),
 
 		// interface wrapper definitions
 		"_Tokenizer": reflect.ValueOf((*_github_com_gptnotes_gptnotes_live_Tokenizer)(nil)),
