@@ -65,7 +65,20 @@ func (v1) base(modelName, viewName string) map[string]any {
 	}
 }
 
-func (v1) open(state map[string]any) map[string]any { return state }
+// open sends the state as 1.0 does, plus one key for nbclient (nbconvert --execute), which
+// reads every comm_open as 2.x does and fails on a 1.0 one without "state". The 1.0 front end
+// keeps the extra key as an attribute nothing uses.
+func (v1) open(state map[string]any) map[string]any {
+	data := make(map[string]any, len(state)+1)
+	for k, v := range state {
+		data[k] = v
+	}
+	data[compatStateKey] = state
+	return data
+}
+
+// compatStateKey is the key of open's copy of the state for nbclient.
+const compatStateKey = "state"
 
 func (v1) update(state map[string]any) map[string]any {
 	return map[string]any{"method": methodUpdate, "state": state, "buffers": []any{}}
