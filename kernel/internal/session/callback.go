@@ -39,14 +39,21 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 			return fmt.Errorf("session: callback program: %w", err)
 		}
 	}
-	var panicked any
-	s.callback = func() {
-		defer func() { panicked = recover() }()
+	// The interpreter runs f on a goroutine of its own, which an interrupt abandons while f's
+	// compiled code finishes: f's panic comes back on a channel, read only if f returned.
+	done := make(chan any, 1)
+	s.callback.Store(&callbackFunc{f: func() {
+		defer func() { done <- recover() }()
 		f()
-	}
+	}})
 	err = s.execute(ctx, s.callbackProg)
-	s.callback = nil
-	if p, ok := err.(interp.Panic); ok {
+	s.callback.Store(nil)
+	var panicked any
+	select {
+	case panicked = <-done:
+	default:
+	}
+	if p, ok := err.(interp.Panic); ok && panicked == nil {
 		panicked = p.Value
 	}
 	if panicked != nil {
@@ -55,6 +62,9 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 	}
 	return err
 }
+
+// A callbackFunc is the function RunCallback is running.
+type callbackFunc struct{ f func() }
 
 // compileCallback compiles the statement calling the runtime's RunCallback, in the cells' file
 // scope (where the prelude imported the runtime), as a cell's statements are compiled.
@@ -69,8 +79,8 @@ func (s *Session) compileCallback() (*interp.Program, error) {
 
 // runCallback is the cell runtime's RunCallback: it calls the function RunCallback is running.
 func (s *Session) runCallback() {
-	if f := s.callback; f != nil {
-		f()
+	if c := s.callback.Load(); c != nil {
+		c.f()
 	}
 }
 

@@ -53,8 +53,8 @@ type Session struct {
 
 	trace traceBuffer // yaegi's interpreted panic frames, see stderrFilter
 
-	callbackProg *interp.Program // calls RunCallback's function from inside the interpreter
-	callback     func()          // that function, while RunCallback runs
+	callbackProg *interp.Program              // calls RunCallback's function from inside the interpreter
+	callback     atomic.Pointer[callbackFunc] // that function, while RunCallback runs
 }
 
 // cellRun is the state of one executing cell.
