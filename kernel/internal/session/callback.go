@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -39,8 +40,10 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 			return fmt.Errorf("session: callback program: %w", err)
 		}
 	}
-	// The interpreter runs f on a goroutine of its own, which an interrupt abandons while f's
-	// compiled code finishes: f's panic comes back on a channel, read only if f returned.
+	// The interpreter runs f on a goroutine of its own; f's end (and panic) comes back on a
+	// channel. An interrupt returns at once, and the interpreted frames stop at their next
+	// step: wait for that, so nothing of the callback runs on beside the next request (only
+	// compiled code that never returns is left behind, after abandonCallback).
 	done := make(chan any, 1)
 	s.callback.Store(&callbackFunc{f: func() {
 		defer func() { done <- recover() }()
@@ -49,9 +52,17 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 	err = s.execute(ctx, s.callbackProg)
 	s.callback.Store(nil)
 	var panicked any
-	select {
-	case panicked = <-done:
-	default:
+	if ctx.Err() != nil {
+		select {
+		case <-done:
+		case <-time.After(abandonCallback):
+			fmt.Fprintln(LogWriter(), "session: an interrupted callback is still running (compiled code)")
+		}
+	} else {
+		select {
+		case panicked = <-done:
+		default:
+		}
 	}
 	if p, ok := err.(interp.Panic); ok && panicked == nil {
 		panicked = p.Value
@@ -62,6 +73,9 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 	}
 	return err
 }
+
+// abandonCallback is how long an interrupted callback gets to stop.
+const abandonCallback = 2 * time.Second
 
 // A callbackFunc is the function RunCallback is running.
 type callbackFunc struct{ f func() }
