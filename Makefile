@@ -24,7 +24,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz bench-class tidy cross
+.PHONY: fuzz test-fuzz bench-class tidy cross record-widgets
 
 all: build
 
@@ -141,3 +141,10 @@ clean:
 corpus:
 	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus run -list testdata/examples.txt -out corpus-report.txt
 	cat corpus-report.txt
+
+# record-widgets records what Debian's ipywidgets 6 (the reference kernel side of the widget
+# protocol) sends for each control, through ipykernel and jupyter_client, into
+# kernel/widget/testdata/ipywidgets6/, which kernel/widget's tests compare the Go widgets with.
+# Not part of `make test`: the recordings are committed.
+record-widgets:
+	$(PYTHON) kernel/widget/testdata/record.py

@@ -39,6 +39,7 @@ func (k *Kernel) readShell() {
 		if m == nil {
 			return
 		}
+		k.arrived(m)
 		select {
 		case k.shellQueue <- m:
 		case <-k.done:
@@ -258,7 +259,9 @@ func (k *Kernel) commOpen(s *socket, req *Message) {
 		k.log.Printf("comm_open: bad content: %v", err)
 		return
 	}
-	if err := comm.HandleOpen(c.CommID, c.TargetName, c.Data); err != nil {
+	var err error
+	k.asCell(req, func() { err = comm.HandleOpen(c.CommID, c.TargetName, c.Data) })
+	if err != nil {
 		k.log.Print(err)
 		// The protocol's answer to an open nobody can serve: close it again.
 		k.publish(&req.Header, MsgCommClose, commContent{CommID: c.CommID, Data: map[string]any{}})
@@ -271,7 +274,9 @@ func (k *Kernel) commMsg(s *socket, req *Message) {
 		k.log.Printf("comm_msg: bad content: %v", err)
 		return
 	}
-	if err := comm.HandleMsg(c.CommID, c.Data); err != nil {
+	var err error
+	k.asCell(req, func() { err = comm.HandleMsg(c.CommID, c.Data) })
+	if err != nil {
 		k.log.Print(err)
 	}
 }
@@ -282,7 +287,9 @@ func (k *Kernel) commClose(s *socket, req *Message) {
 		k.log.Printf("comm_close: bad content: %v", err)
 		return
 	}
-	if err := comm.HandleClose(c.CommID, c.Data); err != nil {
+	var err error
+	k.asCell(req, func() { err = comm.HandleClose(c.CommID, c.Data) })
+	if err != nil {
 		k.log.Print(err)
 	}
 }
@@ -296,6 +303,17 @@ func (t commTransport) parent() *Header {
 	defer t.k.mu.Unlock()
 	return t.k.parent
 }
+
+// ParentMsgID is the msg_id of the request being served, "" between requests.
+func (t commTransport) ParentMsgID() string {
+	if p := t.parent(); p != nil {
+		return p.MsgID
+	}
+	return ""
+}
+
+// Logf writes to the kernel's log.
+func (t commTransport) Logf(format string, args ...any) { t.k.log.Printf(format, args...) }
 
 func (t commTransport) Open(id, target string, data map[string]any) {
 	t.k.publish(t.parent(), MsgCommOpen, commContent{CommID: id, TargetName: target, Data: nonNil(data)})

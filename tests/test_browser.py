@@ -1,8 +1,9 @@
 """The notebooks as a student meets them: Jupyter's classic notebook server, started here on
 127.0.0.1 over a temporary copy of notebooks/ with the gptnotes kernelspec, driven in Debian's
 headless Chromium by tests/browser/run.mjs (playwright-core): open 01 and 04, trust them, Cell →
-Run All through the menu, wait for the kernel, then count error outputs and figures. The
-screenshots go to test-output/browser/."""
+Run All through the menu, wait for the kernel, then count error outputs and figures; and a
+notebook of live widgets (tests/browser/widgets.mjs): move a slider, click a button, see the
+Output widget and the kernel's state follow. The screenshots go to test-output/browser/."""
 import json
 import os
 import pathlib
@@ -105,3 +106,64 @@ def test_run_all_in_the_browser(server):
         for shot in (rep["screenshot"], rep["figure"]):
             assert pathlib.Path(shot).stat().st_size > 10_000, shot
     assert r.returncode == 0, r.stderr
+
+
+# A slider and a button bound to a computation, through Interact: the notebook of the widget test.
+WIDGET_CELLS = [
+    'import (\n\t"fmt"\n\n\t"github.com/gptnotes/gptnotes/kernel/widget"\n)',
+    'n := widget.NewIntSlider("n", 0, 10, 3)\n'
+    'step := widget.NewButton("Step")\n'
+    'steps := 0\n'
+    'step.OnClick(func() { steps++ })\n'
+    'widget.Interact(func(v []any) {\n'
+    '\tk := v[0].(int)\n'
+    '\tfmt.Printf("n² = %d, steps = %d\\n", k*k, steps)\n'
+    '}, n, step)',
+]
+
+
+@pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
+def test_widgets_in_the_browser(server):
+    base, token, tmp = server
+    OUT.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                    for c in WIDGET_CELLS],
+          "metadata": {"kernelspec": {"name": "gptnotes", "display_name": "Go (gptnotes)", "language": "go"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (tmp / "notebooks" / "widgets-test.ipynb").write_text(json.dumps(nb))
+    r = subprocess.run(["node", str(BROWSER / "widgets.mjs"), base, token, str(OUT), "widgets-test.ipynb"],
+                       capture_output=True, text=True, timeout=300)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    assert r.returncode == 0 and lines, f"widgets.mjs: rc {r.returncode}\n{r.stdout}\n{r.stderr}"
+    rep = json.loads(lines[-1])
+    assert "n² = 9, steps = 0" in rep["initial"], rep
+    assert "n² = 25, steps = 0" in rep["afterSlider"], rep
+    assert "n² = 25, steps = 1" in rep["afterClick"], rep
+    assert rep["kernelSteps"] == "1 5", rep
+    assert pathlib.Path(rep["screenshot"]).stat().st_size > 5_000
+
+
+EXPLORER_CELLS = [
+    'import (\n\t"fmt"\n\n\t"github.com/gptnotes/gptnotes/gpt"\n\t"github.com/gptnotes/gptnotes/live"\n)',
+    'model, tok, about, err := gpt.Pretrained()\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(about)',
+    'live.Sampling(model, tok, "// The")',
+    'live.Stepper(model, tok, "func main() {")',
+]
+
+
+@pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
+def test_live_explorers_in_the_browser(server):
+    """The sampling explorer redraws when the temperature moves; the stepper adds one row per Step."""
+    base, token, tmp = server
+    OUT.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                    for c in EXPLORER_CELLS],
+          "metadata": {"kernelspec": {"name": "gptnotes", "display_name": "Go (gptnotes)", "language": "go"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (tmp / "notebooks" / "explorers-test.ipynb").write_text(json.dumps(nb))
+    r = subprocess.run(["node", str(BROWSER / "explorers.mjs"), base, token, str(OUT), "explorers-test.ipynb"],
+                       capture_output=True, text=True, timeout=300)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    assert r.returncode == 0 and lines, f"explorers.mjs: rc {r.returncode}\n{r.stdout}\n{r.stderr}"
+    rep = json.loads(lines[-1])
+    assert rep["rows"][1] == rep["rows"][0] + 1 and rep["rows"][2] == rep["rows"][0] + 2, rep

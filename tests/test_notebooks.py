@@ -81,6 +81,13 @@ def sliders(nb):
             and "gptnotes-slider" in o.data.get("text/html", "")]
 
 
+def widgets(nb):
+    """The live widgets shown (package live's explorers), as their text fallbacks."""
+    return [o.data["text/plain"] for c in code_cells(nb) for o in c.outputs
+            if o.output_type in ("execute_result", "display_data")
+            and "application/vnd.jupyter.widget-view+json" in o.data]
+
+
 def assert_clean(name):
     """Runs the notebook and checks that only cells tagged raises-exception show errors, and
     that it opens by saying which model it uses."""
@@ -157,6 +164,8 @@ def test_04_the_generation_loop():
     assert "uncached: counted 2720 formula 2720" in counted and "cached:   counted 74 formula 74" in counted
     assert len(pngs(nb)) == 2  # positions vs time, the cache budget
     assert len(sliders(nb)) == 2
+    [stepper] = widgets(nb)  # the live stepper beside the precomputed slider
+    assert "Button \"Step\"" in stepper, stepper
     cache = text(cell(nb, "cache := fast.Cache()"))
     allocated = re.search(r"allocated: ([\d,]+) bytes", cache).group(1)
     assert f"2·L·T·C·4 = {allocated} bytes" in cache
@@ -181,6 +190,8 @@ def test_05_same_weights_different_bugs():
 def test_06_sampling_policy():
     nb = assert_clean("06-sampling-policy.ipynb")
     assert len(pngs(nb)) == 3 and len(sliders(nb)) == 1
+    [explorer] = widgets(nb)  # the live sampling explorer beside the precomputed slider
+    assert 'FloatSlider "temperature" = 1' in explorer, explorer
     table = text(cell(nb, "gpt.NucleusSize(l, 1, 0.9)"))
     assert table.count("entropy") == 4
     assert "temperature 0.8, top-k 200, top-p off, seed 1337" in text(cell(nb, "gpt.NanoGPT"))

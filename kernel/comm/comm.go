@@ -28,12 +28,21 @@ type Transport interface {
 	Close(id string, data map[string]any)
 }
 
+// Optional methods of a Transport: the request being served, and the kernel's log.
+type (
+	parentReporter interface{ ParentMsgID() string }
+	logger         interface {
+		Logf(format string, args ...any)
+	}
+)
+
 // A Comm is one open channel.
 type Comm struct {
 	ID     string
 	Target string
 
 	mu      sync.Mutex
+	later   []map[string]any // messages received but not yet served, oldest first
 	onMsg   func(data map[string]any)
 	onClose func(data map[string]any)
 	closed  bool
@@ -162,6 +171,25 @@ func HandleOpen(id, target string, data map[string]any) error {
 	return nil
 }
 
+// Arrived tells the comm that a message for it has been received, ahead of HandleMsg serving
+// it; the kernel calls it as it reads requests. Handlers see what waits behind the message they
+// serve with Later, so a burst of changes can be coalesced.
+func Arrived(id string, data map[string]any) {
+	if c := lookup(id); c != nil {
+		c.mu.Lock()
+		c.later = append(c.later, data)
+		c.mu.Unlock()
+	}
+}
+
+// Later returns the messages that arrived for c after the one being served (see Arrived),
+// oldest first.
+func (c *Comm) Later() []map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]map[string]any(nil), c.later...)
+}
+
 // HandleMsg serves a comm_msg from the frontend.
 func HandleMsg(id string, data map[string]any) error {
 	c := lookup(id)
@@ -169,6 +197,9 @@ func HandleMsg(id string, data map[string]any) error {
 		return fmt.Errorf("comm: message to %s: no such comm", id)
 	}
 	c.mu.Lock()
+	if len(c.later) > 0 {
+		c.later = c.later[1:]
+	}
 	f := c.onMsg
 	c.mu.Unlock()
 	if f != nil {
@@ -205,6 +236,22 @@ func Info(target string) map[string]string {
 		}
 	}
 	return out
+}
+
+// ParentMsgID is the msg_id of the request the kernel is serving (a cell's execute_request,
+// or the comm_msg whose handler runs), "" between requests or without a kernel.
+func ParentMsgID() string {
+	if p, ok := currentTransport().(parentReporter); ok {
+		return p.ParentMsgID()
+	}
+	return ""
+}
+
+// Logf writes to the kernel's log (not to the notebook): for messages a handler refuses.
+func Logf(format string, args ...any) {
+	if l, ok := currentTransport().(logger); ok {
+		l.Logf(format, args...)
+	}
 }
 
 func lookup(id string) *Comm {

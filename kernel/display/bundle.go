@@ -50,10 +50,13 @@ type (
 	PNGer      interface{ PNG() []byte }
 	JPEGer     interface{ JPEG() []byte }
 	JSONer     interface{ JSON() any }
+	// A Bundler renders itself as a whole bundle: a widget, as its view and a text fallback.
+	Bundler interface{ MIMEBundle() Bundle }
 )
 
 // Render builds the bundle for v: every renderer method v's type has, *plot.Plot and image.Image
-// as PNG, and always text/plain. A Bundle or *Bundle renders as itself (text/plain added if missing).
+// as PNG, and always text/plain. A Bundle or *Bundle renders as itself (text/plain added if missing),
+// a Bundler as its MIMEBundle (a widget).
 func Render(v any) Bundle {
 	switch b := v.(type) {
 	case Bundle:
@@ -62,6 +65,9 @@ func Render(v any) Bundle {
 		if b != nil {
 			return withPlain(*b, b)
 		}
+	}
+	if r, ok := v.(Bundler); ok {
+		return withPlain(r.MIMEBundle(), v)
 	}
 	b := Bundle{Data: map[string]any{}, Metadata: map[string]any{}}
 	if r, ok := v.(HTMLer); ok {

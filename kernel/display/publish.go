@@ -84,6 +84,18 @@ func ClearOutput(wait bool) {
 	}
 }
 
+// Flush returns once the output the running code printed so far has been sent to the notebook,
+// when the publisher can tell (the kernel's can): before switching where output goes, as an
+// Output widget does.
+func Flush() {
+	mu.RLock()
+	p := publisher
+	mu.RUnlock()
+	if f, ok := p.(interface{ Flush() }); ok {
+		f.Flush()
+	}
+}
+
 // A Handle is an output that can be replaced in place: a progress bar, a live plot, streamed text.
 // It carries a display_id; Update replaces every output shown with it, in any cell.
 type Handle struct {

@@ -10,11 +10,14 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/kernel/comm/comm"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Arrived":      reflect.ValueOf(comm.Arrived),
 		"HandleClose":  reflect.ValueOf(comm.HandleClose),
 		"HandleMsg":    reflect.ValueOf(comm.HandleMsg),
 		"HandleOpen":   reflect.ValueOf(comm.HandleOpen),
 		"Info":         reflect.ValueOf(comm.Info),
+		"Logf":         reflect.ValueOf(comm.Logf),
 		"Open":         reflect.ValueOf(comm.Open),
+		"ParentMsgID":  reflect.ValueOf(comm.ParentMsgID),
 		"Register":     reflect.ValueOf(comm.Register),
 		"SetTransport": reflect.ValueOf(comm.SetTransport),
 		"Targets":      reflect.ValueOf(comm.Targets),

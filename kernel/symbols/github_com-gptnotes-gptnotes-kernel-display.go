@@ -15,6 +15,7 @@ func init() {
 		"ClearOutput":  reflect.ValueOf(display.ClearOutput),
 		"Display":      reflect.ValueOf(display.Display),
 		"ErrNoInput":   reflect.ValueOf(&display.ErrNoInput).Elem(),
+		"Flush":        reflect.ValueOf(display.Flush),
 		"HTML":         reflect.ValueOf(display.HTML),
 		"Image":        reflect.ValueOf(display.Image),
 		"Input":        reflect.ValueOf(display.Input),
@@ -45,6 +46,7 @@ func init() {
 
 		// type definitions
 		"Bundle":         reflect.ValueOf((*display.Bundle)(nil)),
+		"Bundler":        reflect.ValueOf((*display.Bundler)(nil)),
 		"HTMLString":     reflect.ValueOf((*display.HTMLString)(nil)),
 		"HTMLer":         reflect.ValueOf((*display.HTMLer)(nil)),
 		"Handle":         reflect.ValueOf((*display.Handle)(nil)),
@@ -61,6 +63,7 @@ func init() {
 		"SVGer":          reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
+		"_Bundler":     reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Bundler)(nil)),
 		"_HTMLer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_HTMLer)(nil)),
 		"_InputReader": reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_InputReader)(nil)),
 		"_JPEGer":      reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_JPEGer)(nil)),
@@ -71,6 +74,16 @@ func init() {
 		"_Publisher":   reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_Publisher)(nil)),
 		"_SVGer":       reflect.ValueOf((*_github_com_gptnotes_gptnotes_kernel_display_SVGer)(nil)),
 	}
+}
+
+// _github_com_gptnotes_gptnotes_kernel_display_Bundler is an interface wrapper for Bundler type
+type _github_com_gptnotes_gptnotes_kernel_display_Bundler struct {
+	IValue      interface{}
+	WMIMEBundle func() display.Bundle
+}
+
+func (W _github_com_gptnotes_gptnotes_kernel_display_Bundler) MIMEBundle() display.Bundle {
+	return W.WMIMEBundle()
 }
 
 // _github_com_gptnotes_gptnotes_kernel_display_HTMLer is an interface wrapper for HTMLer type

@@ -76,3 +76,15 @@ func (e engine) Execute(ctx context.Context, code string, sink kernel.Sink) (*di
 	}
 	return result, err
 }
+
+// RunCallback runs a widget's callback as the session runs a cell (kernel.CallbackRunner).
+func (e engine) RunCallback(ctx context.Context, f func(), sink kernel.Sink) error {
+	err := e.Session.RunCallback(ctx, f, sink)
+	var ce *session.CellError
+	if errors.As(err, &ce) {
+		return &kernel.CellError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
+	}
+	return err
+}
+
+var _ kernel.CallbackRunner = engine{}

@@ -99,6 +99,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"Recovered":        reflect.ValueOf(s.recovered),
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
+			"RunCallback":      reflect.ValueOf(s.runCallback),
 		},
 		"os/os": {
 			"Exit": reflect.ValueOf(s.exit),

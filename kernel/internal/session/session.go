@@ -52,6 +52,9 @@ type Session struct {
 	running *cellRun // the cell now executing, nil between cells
 
 	trace traceBuffer // yaegi's interpreted panic frames, see stderrFilter
+
+	callbackProg *interp.Program              // calls RunCallback's function from inside the interpreter
+	callback     atomic.Pointer[callbackFunc] // that function, while RunCallback runs
 }
 
 // cellRun is the state of one executing cell.

@@ -1,0 +1,126 @@
+package live
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/kernel/comm"
+)
+
+// bytes is a tokenizer of single bytes, enough for gpt.Tiny's 512 tokens.
+type bytes struct{}
+
+func (bytes) Encode(s string) []int {
+	ids := make([]int, len(s))
+	for i := range len(s) {
+		ids[i] = int(s[i])
+	}
+	return ids
+}
+
+func (bytes) Decode(ids []int) string {
+	b := make([]byte, len(ids))
+	for i, id := range ids {
+		b[i] = byte(id)
+	}
+	return string(b)
+}
+
+func tiny(t *testing.T) *gpt.Model {
+	m, err := gpt.New(gpt.Tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Init(1, true)
+	return m
+}
+
+// front plays the front end: a backbone change of one widget.
+func front(t *testing.T, id string, state map[string]any) {
+	t.Helper()
+	if err := comm.HandleMsg(id, map[string]any{"method": "backbone", "sync_data": state}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSamplingExplorer(t *testing.T) {
+	e := Sampling(tiny(t), bytes{}, "hello")
+	s, err := e.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Kept != 512 || len(s.Top) != bars || s.Mass < 0.999 {
+		t.Errorf("no filter: kept %d of 512, %d bars, mass %.3f", s.Kept, len(s.Top), s.Mass)
+	}
+	front(t, e.TopK.ModelID(), map[string]any{"value": 5.0})
+	front(t, e.TopP.ModelID(), map[string]any{"value": 0.5})
+	s, _ = e.Snapshot()
+	if s.Kept > 5 || s.Mass >= 1 {
+		t.Errorf("top-k 5, top-p 0.5: kept %d, mass %.3f", s.Kept, s.Mass)
+	}
+	if fig := e.Figure.Value(); !strings.Contains(fig, "<svg") || !strings.Contains(fig, "kept of 512") {
+		t.Errorf("the figure was not redrawn: %.200s", fig)
+	}
+	front(t, e.Temperature.ModelID(), map[string]any{"value": 0.0})
+	if s, _ = e.Snapshot(); s.Kept != 1 || s.Entropy != 0 {
+		t.Errorf("T = 0: kept %d, entropy %v", s.Kept, s.Entropy)
+	}
+	front(t, e.Prompt.ModelID(), map[string]any{"value": ""})
+	if !strings.Contains(e.Figure.Value(), "type a prompt") {
+		t.Errorf("an empty prompt shows %q", e.Figure.Value())
+	}
+}
+
+func TestGenerationStepper(t *testing.T) {
+	s := Stepper(tiny(t), bytes{}, "ab")
+	click := func(id string) {
+		if err := comm.HandleMsg(id, map[string]any{"method": "custom", "content": map[string]any{"event": "click"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	click(s.Step.ModelID())
+	click(s.Step.ModelID())
+	if s.Generated() != 2 {
+		t.Errorf("two clicks of Step generated %d tokens", s.Generated())
+	}
+	click(s.Step10.ModelID())
+	if s.Generated() != 12 || !strings.Contains(s.View.Value(), "<table>") {
+		t.Errorf("Step 10 brought it to %d tokens", s.Generated())
+	}
+	click(s.ResetBtn.ModelID())
+	if s.Generated() != 0 {
+		t.Errorf("after Reset: %d tokens", s.Generated())
+	}
+}
+
+func TestTokenExplorer(t *testing.T) {
+	e := Tokens("ab", "bytes", bytes{})
+	if v := e.View.Value(); !strings.Contains(v, "<b>bytes</b>: 2 tokens") || !strings.Contains(v, "GPT-2") {
+		t.Errorf("the view: %.300s", v)
+	}
+	front(t, e.Text.ModelID(), map[string]any{"value": "abc"})
+	if v := e.View.Value(); !strings.Contains(v, "<b>bytes</b>: 3 tokens") {
+		t.Errorf("not redrawn as the text changed: %.300s", v)
+	}
+}
+
+func TestAttentionExplorer(t *testing.T) {
+	e := Attention(tiny(t), bytes{}, "hello")
+	if e.Query.Value() != 4 || e.Query.Get("max") != 4 {
+		t.Errorf("query %d of max %v, want the last of 5", e.Query.Value(), e.Query.Get("max"))
+	}
+	for q := range 5 {
+		sum := float32(0)
+		for _, w := range e.Row(1, 2, q) {
+			sum += w
+		}
+		if len(e.Row(1, 2, q)) != q+1 || sum < 0.999 || sum > 1.001 {
+			t.Errorf("row %d: %d weights summing to %v", q, len(e.Row(1, 2, q)), sum)
+		}
+	}
+	front(t, e.Head.ModelID(), map[string]any{"value": 3.0})
+	if !strings.Contains(e.View.Value(), "layer 0, head 3") {
+		t.Errorf("not redrawn for head 3: %.200s", e.View.Value())
+	}
+}

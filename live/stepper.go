@@ -1,0 +1,95 @@
+package live
+
+import (
+	"fmt"
+	"html"
+
+	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/kernel/widget"
+)
+
+// A GenStepper is the generation stepper: a prompt box; Step, Step 10 and Reset buttons; the
+// sampling policy's controls (temperature, top-k, top-p, seed) and the KV cache on or off, which
+// take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
+// positions forwarded, the cache's length and bytes, the top candidates).
+type GenStepper struct {
+	*widget.Box
+	Prompt                 *widget.Text
+	Temperature, TopP      *widget.FloatSlider
+	TopK, Seed             *widget.IntSlider
+	Cached                 *widget.Checkbox
+	Step, Step10, ResetBtn *widget.Button
+	View                   *widget.Label // an HTML widget: the generator's table
+
+	model *gpt.Model
+	tok   Tokenizer
+	gen   *gpt.Generator
+}
+
+// Stepper makes the generation stepper over model, starting from prompt.
+func Stepper(model *gpt.Model, tok Tokenizer, prompt string) *GenStepper {
+	s := &GenStepper{
+		Prompt:      widget.NewText("prompt", "type a prompt", prompt),
+		Temperature: widget.NewFloatSlider("temperature", 0, 2, 0.05, 0.8),
+		TopK:        widget.NewIntSlider("top-k (0 off)", 0, 200, 0),
+		TopP:        widget.NewFloatSlider("top-p (1 off)", 0.05, 1, 0.05, 1),
+		Seed:        widget.NewIntSlider("seed", 0, 100, 1),
+		Cached:      widget.NewCheckbox("KV cache", true),
+		Step:        widget.NewButton("Step"),
+		Step10:      widget.NewButton("Step 10"),
+		ResetBtn:    widget.NewButton("Reset"),
+		View:        widget.NewHTML(""),
+		model:       model,
+		tok:         tok,
+	}
+	buttons := widget.NewHBox(s.Step, s.Step10, s.ResetBtn)
+	s.Box = widget.NewVBox(s.Prompt, s.Temperature, s.TopK, s.TopP, s.Seed, s.Cached, buttons, s.View)
+	s.Step.OnClick(func() { s.steps(1) })
+	s.Step10.OnClick(func() { s.steps(10) })
+	s.ResetBtn.OnClick(s.Reset)
+	s.Reset()
+	return s
+}
+
+// Reset starts again from the prompt with the controls' policy.
+func (s *GenStepper) Reset() {
+	p := gpt.Policy{Temperature: s.Temperature.Value(), TopK: s.TopK.Value(), Seed: uint64(s.Seed.Value())}
+	if tp := s.TopP.Value(); tp < 1 {
+		p.TopP = tp
+	}
+	ids := s.tok.Encode(s.Prompt.Value())
+	if len(ids) == 0 {
+		s.gen = nil
+		s.View.SetValue("<p>type a prompt</p>")
+		return
+	}
+	g, err := gpt.NewGenerator(s.model, ids, p, s.Cached.Value())
+	if err != nil {
+		s.gen = nil
+		s.View.SetValue("<p>" + html.EscapeString(err.Error()) + "</p>")
+		return
+	}
+	g.Decoder = s.tok
+	s.gen = g
+	s.View.SetValue(g.HTML())
+}
+
+// Generated is the number of tokens generated since the last Reset.
+func (s *GenStepper) Generated() int {
+	if s.gen == nil {
+		return 0
+	}
+	return len(s.gen.Generated())
+}
+
+// steps generates n tokens and redraws.
+func (s *GenStepper) steps(n int) {
+	if s.gen == nil {
+		return
+	}
+	if _, err := s.gen.Steps(n); err != nil {
+		s.View.SetValue(s.gen.HTML() + fmt.Sprintf("<p>%s</p>", html.EscapeString(err.Error())))
+		return
+	}
+	s.View.SetValue(s.gen.HTML())
+}
