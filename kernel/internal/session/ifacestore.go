@@ -237,32 +237,32 @@ func (c *cellCtx) storeRewrite(e ast.Expr, target types.Type) func(ast.Expr) ast
 	}
 }
 
-// copyCall writes func(v T) T { return v }(x).
-func copyCall(x, t ast.Expr) ast.Expr {
-	pos := x.Pos()
-	v := &ast.Ident{Name: "__gptnotes_v", NamePos: pos}
-	return &ast.CallExpr{Fun: &ast.FuncLit{
-		Type: &ast.FuncType{Func: pos,
-			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{v}, Type: t}}},
-			Results: &ast.FieldList{List: []*ast.Field{{Type: t}}}},
-		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ReturnStmt{Return: pos, Results: []ast.Expr{ast.NewIdent(v.Name)}}}},
-	}, Lparen: pos, Args: []ast.Expr{x}, Rparen: x.End()}
-}
+// copyCall writes func(v T) T { return v }(x): the argument is a copy of x.
+func copyCall(x, t ast.Expr) ast.Expr { return passThrough(x, t) }
 
 // nilGuard writes func(v *T) *T { if v == nil { __gptnotes.NilInInterface(pos, what) }; return v }(x).
 func (c *cellCtx) nilGuard(x, t ast.Expr, what string) ast.Expr {
 	pos := x.Pos()
-	v := &ast.Ident{Name: "__gptnotes_v", NamePos: pos}
 	refuse := &ast.ExprStmt{X: &ast.CallExpr{Fun: runtimeFuncAt("NilInInterface", pos), Lparen: pos, Args: []ast.Expr{
 		&ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(c.pos(pos))},
 		&ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote("a nil " + what)}}, Rparen: pos}}
-	check := &ast.IfStmt{If: pos, Cond: &ast.BinaryExpr{X: ast.NewIdent(v.Name), OpPos: pos, Op: token.EQL, Y: ast.NewIdent("nil")},
+	check := &ast.IfStmt{If: pos, Cond: &ast.BinaryExpr{X: ast.NewIdent(passed), OpPos: pos, Op: token.EQL, Y: ast.NewIdent("nil")},
 		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{refuse}, Rbrace: pos}}
+	return passThrough(x, t, check)
+}
+
+// passed is passThrough's parameter.
+const passed = "__gptnotes_v"
+
+// passThrough writes func(v T) T { before…; return v }(x).
+func passThrough(x, t ast.Expr, before ...ast.Stmt) ast.Expr {
+	pos := x.Pos()
+	body := append(before, &ast.ReturnStmt{Return: pos, Results: []ast.Expr{ast.NewIdent(passed)}})
 	return &ast.CallExpr{Fun: &ast.FuncLit{
 		Type: &ast.FuncType{Func: pos,
-			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{v}, Type: t}}},
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{{Name: passed, NamePos: pos}}, Type: t}}},
 			Results: &ast.FieldList{List: []*ast.Field{{Type: t}}}},
-		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{check, &ast.ReturnStmt{Return: pos, Results: []ast.Expr{ast.NewIdent(v.Name)}}}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: body},
 	}, Lparen: pos, Args: []ast.Expr{x}, Rparen: x.End()}
 }
 

@@ -181,13 +181,5 @@ func (s *Session) refuse(err *CellError) {
 	if onKernelStack() {
 		panic(err)
 	}
-	s.runMu.Lock()
-	r := s.running
-	s.runMu.Unlock()
-	if r != nil && !r.stopped.Load() {
-		r.cancel(err)
-	} else {
-		fmt.Fprintf(LogWriter(), "session: %s (in a goroutine of an earlier cell); the goroutine is parked\n", err.Value)
-	}
-	park()
+	s.endRunning(err, err.Value, nil)
 }

@@ -307,15 +307,24 @@ func (s *Session) exit(code int) {
 		// that exits): parking it would stop the kernel. Fail the rendering instead.
 		panic(exitError{code})
 	}
+	s.endRunning(exitError{code}, fmt.Sprintf("os.Exit(%d) called while no cell runs", code),
+		func(r *cellRun) { exitOf(r).set(code) })
+}
+
+// endRunning ends the running cell with cause (before, first calls mark on it, if not nil) and
+// parks the calling goroutine. Called by a goroutine of an earlier cell while no cell runs, it
+// logs what (what happened) and parks the goroutine all the same.
+func (s *Session) endRunning(cause error, what string, mark func(*cellRun)) {
 	s.runMu.Lock()
 	r := s.running
 	s.runMu.Unlock()
 	if r != nil && !r.stopped.Load() {
-		exitOf(r).set(code)
-		r.cancel(exitError{code})
+		if mark != nil {
+			mark(r)
+		}
+		r.cancel(cause)
 	} else {
-		fmt.Fprintf(LogWriter(), "session: os.Exit(%d) called while no cell runs (by a goroutine of an "+
-			"earlier cell); the goroutine is parked\n", code)
+		fmt.Fprintf(LogWriter(), "session: %s (by a goroutine of an earlier cell); the goroutine is parked\n", what)
 	}
 	park()
 }

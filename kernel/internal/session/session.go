@@ -483,21 +483,30 @@ var (
 )
 
 // packageSymbols are the exported symbols of the package at path: a compiled package's symbol
-// table, or for slices and maps the kernel's replacement functions (as nil values).
+// table, or for slices, maps and cmp the kernel's replacement functions (sourceSymbols).
 func (s *Session) packageSymbols(path string) map[string]reflect.Value {
-	if src, ok := sourcePackages[path]; ok {
-		m := map[string]reflect.Value{}
-		for _, line := range strings.Split(src, "\n") {
-			if name, ok := strings.CutPrefix(line, "func "); ok {
-				if i := strings.IndexAny(name, "[("); i > 0 {
-					m[name[:i]] = reflect.Value{}
-				}
-			}
-		}
+	if m, ok := sourceSymbols[path]; ok {
 		return m
 	}
 	return s.packages[path]
 }
+
+// sourceSymbols are the functions of each of sourcePackages, as nil values, found once.
+var sourceSymbols = func() map[string]map[string]reflect.Value {
+	all := map[string]map[string]reflect.Value{}
+	for path, src := range sourcePackages {
+		m := map[string]reflect.Value{}
+		for _, line := range strings.Split(src, "\n") {
+			if name, ok := strings.CutPrefix(line, "func "); ok {
+				if i := strings.IndexAny(name, "[("); i > 0 && token.IsExported(name[:i]) {
+					m[name[:i]] = reflect.Value{}
+				}
+			}
+		}
+		all[path] = m
+	}
+	return all
+}()
 
 // evalPrelude evaluates the prelude in the cells' file scope, so its import is visible to cells.
 func (s *Session) evalPrelude() error {
