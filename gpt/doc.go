@@ -21,6 +21,8 @@
 //	residual.go    the residual stream: x + attn(…), x + mlp(…)
 //	block.go       one transformer block, pre-LayerNorm, from the ops above
 //	model.go       Model and Forward: embeddings, the blocks, ln_f, the logits
+//	hookpoints.go  the activations' names (TransformerLens's), shapes and one sentence each
+//	activation.go  Activation: one named activation, with its shape and statistics
 //	loss.go        softmax and cross-entropy, and their backward
 //	backward.go    Backward: the blocks in reverse, every *Backward beside its forward
 //	gradcheck.go   GradCheck: the backward against finite differences
