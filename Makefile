@@ -57,10 +57,10 @@ deps-run:
 # (deps-build, as the image's build stage does: `make build DEPS=deps-build`).
 DEPS ?= deps
 build: $(DEPS)
-	$(GO) build -tags $(TAGS) -o $(BIN) ./kernel/cmd/gptnotes
+	$(GO) build -tags $(TAGS) -o $(BIN) ./cmd/gptnotes
 
 build-purego:
-	$(GO) build -o $(BIN) ./kernel/cmd/gptnotes
+	$(GO) build -o $(BIN) ./cmd/gptnotes
 
 notebook: build
 	$(BIN) notebook
@@ -83,9 +83,9 @@ tidy:
 # the pure-Go path (no cgo, no OpenBLAS; the amd64 assembly only where GOARCH is amd64). On
 # Windows, kernel/internal/session cannot capture a cell's output at the descriptor level
 # (capture.go redirects fds 1 and 2 through pipes, fd_linux.go and fd_darwin.go), so it and the
-# two packages that import it are left out there (CROSS_SKIP_WINDOWS) until it can.
+# packages that import it are left out there (CROSS_SKIP_WINDOWS) until it can.
 CROSS_TARGETS      := darwin/arm64 linux/arm64 windows/amd64
-CROSS_SKIP_WINDOWS := kernel/internal/session|kernel/cmd/gptnotes|kernel/internal/excorpus
+CROSS_SKIP_WINDOWS := kernel/internal/session|kernel/engine|cmd/gptnotes|kernel/internal/excorpus
 cross:
 	@for t in $(CROSS_TARGETS); do \
 	  pkgs=$$($(GO) list ./...); \

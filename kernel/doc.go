@@ -11,6 +11,7 @@
 // Usage, as cmd/gptnotes runs it:
 //
 //	conn, err := kernel.ReadConnectionFile(path)
-//	k := kernel.New(conn, engine, logWriter)
+//	e, err := engine.New()                    // package kernel/engine: the interpreter
+//	k := kernel.New(conn, e, engine.LogWriter())
 //	err = k.Run(ctx) // until a shutdown_request; k.Interrupt() on SIGINT
 package kernel

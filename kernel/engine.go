@@ -7,7 +7,8 @@ import (
 )
 
 // An Engine runs cells and answers questions about code: the session layer
-// (kernel/internal/session), which cmd/gptnotes plugs in. The kernel only routes to it.
+// (kernel/internal/session, as package kernel/engine), which cmd/gptnotes plugs in. The kernel
+// only routes to it.
 type Engine interface {
 	// Execute runs code, sending its outputs to sink as they happen. result is the bundle of
 	// a trailing expression (Out[n]), nil without one; a failing cell returns a *CellError;

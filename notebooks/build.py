@@ -27,7 +27,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-# The kernelspec `gptnotes install` writes (kernel/cmd/gptnotes/install.go).
+# The kernelspec `gptnotes install` writes (cmd/gptnotes/install.go).
 METADATA = {
     "kernelspec": {"display_name": "Go (gptnotes)", "language": "go", "name": "gptnotes"},
     "language_info": {"codemirror_mode": "go", "file_extension": ".go", "mimetype": "text/x-go",

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/gptnotes/gptnotes/kernel"
-	"github.com/gptnotes/gptnotes/kernel/display"
-	"github.com/gptnotes/gptnotes/kernel/internal/session"
+	"github.com/gptnotes/gptnotes/kernel/engine"
 )
 
 func init() {
@@ -36,11 +34,11 @@ func runKernel(args []string) error {
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 
-	s, err := session.New()
+	e, err := engine.New()
 	if err != nil {
 		return err
 	}
-	k := kernel.New(conn, engine{s}, session.LogWriter())
+	k := kernel.New(conn, e, engine.LogWriter())
 	limit, err := kernel.MemoryLimitFromEnv() // GPTNOTES_MEMORY_LIMIT, set by a hub for its students
 	if err != nil {
 		return err
@@ -63,28 +61,3 @@ func runKernel(args []string) error {
 	os.Exit(0)
 	return nil
 }
-
-// engine plugs the session into the kernel: the kernel's Sink has the session's Sink methods,
-// and the session's CellError becomes the kernel's.
-type engine struct{ *session.Session }
-
-func (e engine) Execute(ctx context.Context, code string, sink kernel.Sink) (*display.Bundle, error) {
-	result, err := e.Session.Execute(ctx, code, sink)
-	var ce *session.CellError
-	if errors.As(err, &ce) {
-		return result, &kernel.CellError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
-	}
-	return result, err
-}
-
-// RunCallback runs a widget's callback as the session runs a cell (kernel.CallbackRunner).
-func (e engine) RunCallback(ctx context.Context, f func(), sink kernel.Sink) error {
-	err := e.Session.RunCallback(ctx, f, sink)
-	var ce *session.CellError
-	if errors.As(err, &ce) {
-		return &kernel.CellError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
-	}
-	return err
-}
-
-var _ kernel.CallbackRunner = engine{}

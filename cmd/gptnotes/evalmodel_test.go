@@ -78,7 +78,7 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 		t.Skip("forwards and samples the shipped model")
 	}
 	_, file, _, _ := runtime.Caller(0)
-	model := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "gopher.safetensors")
+	model := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "gopher.safetensors")
 	corpus := smallCorpus(t)
 	var out bytes.Buffer
 	f := evalFlags{model: model, corpus: corpus, cache: "-", valBatches: 2, batch: 2, samples: 3, maxNew: 32,
