@@ -39,9 +39,9 @@ func CacheBudget(budget gpt.CacheBudget, maxBatch int) *Grid {
 			for k := range ys {
 				ys[k] = xs[k] * float64(b.PerSequence) / 1e9
 			}
-			line(p, fmt.Sprintf("KV cache %s (%s/seq)", b.Format, Bytes(float64(b.PerSequence))), xs, ys, i, false)
+			line(p, fmt.Sprintf("KV cache %s (%s/seq)", b.Format, gpt.MB(b.PerSequence)), xs, ys, i, false)
 			w := float64(b.Weights) / 1e9
-			hline(p, fmt.Sprintf("weights %s (%s)", b.Format, Bytes(float64(b.Weights))), 1, float64(maxBatch), w, colorAt(i), true)
+			hline(p, fmt.Sprintf("weights %s (%s)", b.Format, gpt.MB(b.Weights)), 1, float64(maxBatch), w, colorAt(i), true)
 			if c := b.Equal; c <= float64(maxBatch) {
 				vline(p, c, 0, w, colorAt(i))
 				lbx, lby = append(lbx, c), append(lby, w)
@@ -134,6 +134,6 @@ func budgetFrame(b gpt.BudgetRow, batch, maxBatch int) Frame {
 	return Frame{
 		SVG: SVGOf(p, 5*vg.Inch, 1.9*vg.Inch),
 		Caption: fmt.Sprintf("batch %d: caches %s vs weights %s, %s (they cross at ≈%.1f sequences)",
-			batch, Bytes(c*1e9), Bytes(w*1e9), verdict, b.Equal),
+			batch, gpt.MB(int(c*1e9)), gpt.MB(int(w*1e9)), verdict, b.Equal),
 	}
 }

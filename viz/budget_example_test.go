@@ -32,6 +32,6 @@ func ExampleSliderBudget() {
 	fmt.Println(len(s.Frames), "frames;", s.Frames[(3*2+1)*16+9].Caption)
 	fmt.Println(strings.Count(h, "<svg"), "SVG frames,", strings.Count(h, "<script>"), "script")
 	// Output:
-	// 128 frames; batch 10: caches 3.15 GB vs weights 3.12 GB, past the weights (they cross at ≈9.9 sequences)
+	// 128 frames; batch 10: caches 3.1 GB vs weights 3.1 GB, past the weights (they cross at ≈9.9 sequences)
 	// 128 SVG frames, 1 script
 }

@@ -157,20 +157,6 @@ func (n namedTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// Bytes writes a byte count with a decimal unit: 75497472 → "75.5 MB".
-func Bytes(n float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB"}
-	u := 0
-	for math.Abs(n) >= 1000 && u < len(units)-1 {
-		n /= 1000
-		u++
-	}
-	if u == 0 {
-		return fmt.Sprintf("%.0f B", n)
-	}
-	return fmt.Sprintf("%.3g %s", n, units[u])
-}
-
 // Ratio writes a ratio the way the study does: 36.9 → "37×", 2.93 → "2.9×".
 func Ratio(r float64) string {
 	switch {
