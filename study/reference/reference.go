@@ -13,6 +13,12 @@
 // The package imports nothing of the project, so that viz, which study imports, can use it.
 package reference
 
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+)
+
 // Growth is the study's residual-stream growth at init: ‖x_L‖/‖x_0‖, width 768, from the
 // input of block 1 to the output of the last, by depth and init.
 type Growth struct {
@@ -62,27 +68,35 @@ const (
 	XLWeightsGB = 3.1
 )
 
-// Baseline is one run of the PyTorch benchmark scripts on this project's machine.
+// Baseline is one run of tests/pytorch_baseline.py on this project's machine: PyTorch's side of
+// every figure the project quotes for PyTorch here, with the date and the load it ran at.
 type Baseline struct {
-	Date    string // when it ran
-	Load    string // the machine's load then
-	Scripts string // what ran
+	Date    string `json:"date"`    // when it ran
+	Load    string `json:"load"`    // the machine's load then
+	Scripts string `json:"scripts"` // what ran
+	Torch   string `json:"torch"`   // torch's version and threads
 
-	Forward1024Seconds float64    // one forward of GPT-2 small over 1,024 positions, fp32 (bench_forward.py)
-	Decode1023Seconds  float64    // 1,023 tokens with the KV cache (bench_generate.py)
-	TimeRatios         [3]float64 // uncached ÷ cached time at 64, 256, 512 new tokens (bench_generate.py)
-	ResidualGrowth     [4]float64 // ‖x_L‖/‖x_0‖ as ResidualGrowth orders it: 12 and 48 blocks scaled, then plain; 3 seeds
+	Forward1024Seconds    float64    `json:"forward_1024_seconds"`     // best forward of GPT-2 small over 1,024 positions, fp32
+	Decode1023Seconds     float64    `json:"decode_1023_seconds"`      // 1,023 tokens with the KV cache after a 1-token prompt
+	CachedTokensPerSecond [3]float64 `json:"cached_tokens_per_second"` // cached greedy decode, 64, 256, 512 new tokens after 11 (0: not measured)
+	TimeRatios            [3]float64 `json:"time_ratios"`              // uncached ÷ cached time at 64, 256, 512 new tokens
+	ResidualGrowth        [4]float64 `json:"residual_growth"`          // ‖x_L‖/‖x_0‖ as ResidualGrowth orders it: 12 and 48 blocks scaled, then plain; 3 seeds
 }
 
-// PyTorch is the one PyTorch baseline the study's rows and figures quote for this machine.
-// Its figures were measured before the project recorded the load with them; a new run of
-// the scripts replaces the whole value.
-var PyTorch = Baseline{
-	Date:               "2026-11-29",
-	Load:               "not recorded",
-	Scripts:            "tests/bench_forward.py, tests/bench_generate.py and a residual-growth run of tests/torch_gpt2.py (nanoGPT's model, 2 threads)",
-	Forward1024Seconds: 3.09,
-	Decode1023Seconds:  45.9,
-	TimeRatios:         [3]float64{2.16, 5.01, 8.75},
-	ResidualGrowth:     [4]float64{10.72, 10.75, 54.33, 113.05},
-}
+// pytorchJSON is the baseline's one copy, written by tests/pytorch_baseline.py.
+//
+//go:embed pytorch.json
+var pytorchJSON []byte
+
+// PyTorch is the one PyTorch baseline the study's rows, viz's figures and the README quote for
+// this machine: pytorch.json in this directory. A new run of tests/pytorch_baseline.py replaces
+// the whole file.
+var PyTorch = func() Baseline {
+	var b Baseline
+	dec := json.NewDecoder(bytes.NewReader(pytorchJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		panic("reference: pytorch.json: " + err.Error())
+	}
+	return b
+}()
