@@ -261,7 +261,8 @@ type BatchComparison struct {
 // CompareBatch forwards prompt alone (batch 1) and batch times in one batch, and compares
 // every row's logits at every position with the single run's: the study's "tokens kept,
 // logits moved up to 0.005" — a batch changes the shapes the matrix kernels see, and with
-// them the order of the sums.
+// them, in most libraries, the order of the sums. Ours keep the order from 6 positions on, so
+// the logits do not move at all there (batchinvariance.go says where they can).
 func CompareBatch(m *Model, prompt []int, batch int) (*BatchComparison, error) {
 	if batch < 1 {
 		return nil, fmt.Errorf("gpt: compare batch: batch %d, want ≥ 1", batch)

@@ -44,6 +44,7 @@
 //	pretrained.go  Pretrained: the model a notebook opens (GPT-2, else the shipped one)
 //	trace.go       Trace: residual norms by depth, attention, timings
 //	compare.go     cached vs uncached, fp32 vs bf16, batched vs one at a time
+//	batchinvariance.go  why a batch does not move our logits, beside a split-K product that does
 //	budget.go      positions and bytes: what the cache saves and costs
 //	growth.go      ResidualGrowth: the residual stream's norm by depth at init
 //	fast.go        the seam: useFast, and the branch from each step to gpt/internal/fast

@@ -97,3 +97,21 @@ func ExampleModel_Trace() {
 	// position 7 attends to 8 keys in layer 1, head 0
 	// growth over the embedding after block 2: 1.04x
 }
+
+// The same prompt alone and eight times in one batch: our products keep the order of every
+// row's sums from 6 positions on, a split-K product whose plan follows the batch does not.
+func ExampleCompareBatchInvariance() {
+	m, _ := gpt.New(gpt.Tiny)
+	m.Init(1, true)
+	r, err := gpt.CompareBatchInvariance(m, []int{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 8)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("split-K chunks alone and batched:", r.SplitsAlone, r.SplitsBatched)
+	fmt.Println("ours moved:", r.Ours != 0)
+	fmt.Println("split-K moved:", r.SplitK != 0)
+	// Output:
+	// split-K chunks alone and batched: 8 2
+	// ours moved: false
+	// split-K moved: true
+}

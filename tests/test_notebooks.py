@@ -183,7 +183,12 @@ def test_05_same_weights_different_bugs():
     assert "picked id 0 with probability 1" in text(cell(nb, "gpt.Policy{Temperature: 0}"))
     seeds = text(cell(nb, "sample40(42), sample40(42), sample40(7)"))
     assert "seed 42 twice, same 40 tokens: true" in seeds and "seed 42 vs seed 7, same 40 tokens: false" in seeds
-    assert "tokens kept" in text(cell(nb, "gpt.CompareBatch(model, prompt, 8)"))
+    batch = text(cell(nb, "gpt.CompareBatch(model, prompt, 8)"))
+    assert "tokens kept" in batch and batch.endswith("max |Δlogit| 0"), batch
+    # The batch lesson: ours exactly 0 over the prompt, a split-K product not.
+    inv = text(cell(nb, "gpt.CompareBatchInvariance(model, prompt, 8)"))
+    m = re.search(r"ours max \|Δlogit\| (\S+) .*batched\) (\S+),", inv)
+    assert m and m.group(1) == "0" and float(m.group(2)) > 0, inv
     assert len(pngs(nb)) == 2
 
 

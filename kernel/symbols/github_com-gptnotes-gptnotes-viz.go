@@ -14,7 +14,6 @@ func init() {
 		"AttentionHeads":      reflect.ValueOf(viz.AttentionHeads),
 		"AttentionMap":        reflect.ValueOf(viz.AttentionMap),
 		"AttentionMatrix":     reflect.ValueOf(viz.AttentionMatrix),
-		"Bytes":               reflect.ValueOf(viz.Bytes),
 		"CacheBudget":         reflect.ValueOf(viz.CacheBudget),
 		"CachingDifference":   reflect.ValueOf(viz.CachingDifference),
 		"CountPositions":      reflect.ValueOf(viz.CountPositions),
