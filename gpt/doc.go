@@ -33,6 +33,7 @@
 //	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
 //	kvcache.go     the KV cache: one slab of keys and values per sequence
 //	generate.go    Generator: one token per Step, cached or not
+//	stalecache.go  CompareCrop: the stale-cache bug (a cache cropped by shifting) beside the fix
 //	sample.go      temperature, top-k, top-p: from logits to the next token
 //	policy.go      Policy: the sampling settings as one value that prints itself
 //	stream.go      GenerateText, GenerateChan: the streaming API

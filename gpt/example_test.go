@@ -115,3 +115,21 @@ func ExampleCompareBatchInvariance() {
 	// ours moved: false
 	// split-K moved: true
 }
+
+// The stale-cache bug on purpose: a cached loop that crops its window by shifting the cache
+// instead of re-prefilling gets other logits from the first crop on, and no error.
+func ExampleCompareCrop() {
+	m, _ := gpt.New(gpt.Tiny)
+	m.Init(11, true)
+	c, err := gpt.CompareCrop(m, []int{1, 2, 3, 4, 5, 6, 7, 8}, 24, 12)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("first crop at step", c.FirstCrop)
+	fmt.Println("equal before it:", c.BeforeCrop == 0)
+	fmt.Println("wrong after it:", c.AfterCrop > 1e-3)
+	// Output:
+	// first crop at step 6
+	// equal before it: true
+	// wrong after it: true
+}

@@ -32,6 +32,10 @@ import (
 // full re-prefill. A smaller Keep (say Window/2) refills once every Window-Keep tokens, at
 // the price of a shorter context right after each crop; the uncached loop then sees the
 // same shorter window.
+//
+// StaleCrop shows the bug this avoids: the cache is cropped by shifting out the oldest
+// positions (KVCache.DropOldest) and only the newest token is forwarded, as a naive loop
+// would. Nothing fails; the logits are just wrong from the first crop on (see CompareCrop).
 
 // ErrStopped is returned by Step after the end token was drawn.
 var ErrStopped = errors.New("gpt: generate: stopped at the end token")
@@ -65,6 +69,10 @@ type Generator struct {
 	TopN    int     // candidates listed in each Step's Top; default 5
 	EndID   int     // stop after drawing this token; -1 (the default) never stops
 	Decoder Decoder // optional: shows token text in HTML and Text
+
+	// StaleCrop crops the cached window by shifting the cache instead of re-prefilling: the
+	// stale-cache bug, for teaching (see "Past the window"). Only with Cached.
+	StaleCrop bool
 
 	// KeepLogits keeps every step's full logits (V floats) in History; otherwise only the
 	// Step returned by Step carries them.
@@ -244,6 +252,14 @@ func (g *Generator) forwardCached(start int) ([]float32, int, error) {
 		g.cache = m.NewCache()
 	}
 	n := len(g.ids)
+	if start != g.start && g.StaleCrop && g.cache.Len() > 0 {
+		// The bug: drop the oldest keys and values as they are, forward the newest token.
+		if err := g.cache.DropOldest(start - g.start); err != nil {
+			return nil, 0, err
+		}
+		logits, err := m.ForwardCached(g.cache, g.ids[n-1:])
+		return logits, 1, err
+	}
 	if start != g.start || g.cache.Len() == 0 {
 		g.cache.Reset()
 		logits, err := m.ForwardCached(g.cache, g.ids[start:])

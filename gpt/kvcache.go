@@ -30,6 +30,27 @@ func (c *KVCache) Bytes() int { return 4 * len(c.data) }
 // Reset empties the cache, keeping its memory.
 func (c *KVCache) Reset() { c.n = 0 }
 
+// DropOldest removes the oldest n positions by moving the rest to the front, without
+// recomputing them: what a naive cached loop does when the context outgrows the block, and
+// the stale-cache bug, kept here to be shown. Every key and value left was computed by
+// attending to the dropped tokens, and with the position embedding of where it used to be,
+// so the cache no longer holds what a forward of the kept tokens would compute: the next
+// token's logits come out wrong, with no error. The Generator never does this unless its
+// StaleCrop is set; its crops re-prefill.
+func (c *KVCache) DropOldest(n int) error {
+	if n < 0 || n > c.n {
+		return fmt.Errorf("gpt: kv cache: drop %d of %d positions", n, c.n)
+	}
+	C := c.Config.Channels
+	for l := 0; l < c.Config.Layers; l++ {
+		k, v := c.full(l)
+		copy(k, k[n*C:c.n*C])
+		copy(v, v[n*C:c.n*C])
+	}
+	c.n -= n
+	return nil
+}
+
 // Layer returns the keys and values of layer l, each (Len, C) with the heads side by side
 // (head h in channels h·HS … (h+1)·HS-1). They are views: they change as the cache grows.
 func (c *KVCache) Layer(l int) (k, v []float32) {
