@@ -173,6 +173,20 @@ def test_04_the_generation_loop():
     crop = text(cell(nb, "cropping.Window, cropping.Keep = 24, 16"))
     assert crop.count("same token as the uncached loop: true") == 24, crop
     assert crop.count("window moved") == 2, crop
+    # The student's own cached loop matches the full forward on the logits, and the Generator's tokens.
+    own = text(cell(nb, "mine, worst := myCachedLoop(prompt, 20)"))
+    assert float(re.search(r"over 20 steps: (\S+) ", own).group(1)) < 1e-4, own
+    mine = re.search(r"my first 5 tokens: +(\[.*\])", own).group(1)
+    assert f"the Generator's 5:    {mine}" in own, own
+    # The stale cache, broken on purpose: equal before the first crop, wrong after, no error.
+    stale = text(cell(nb, "gpt.CompareCrop(model, prompt, 60, 24)"))
+    m = re.search(r"first crop at step (\d+): max \|Δlogit\| (\S+) before it, (\S+) after", stale)
+    assert m and m.group(2) == "0" and float(m.group(3)) > 1e-3, stale
+    keep = text(cell(nb, "for _, keep := range []int{24, 16, 8}"))
+    counts = [int(x) for x in re.findall(r"keep +\d+: +(\d+) positions", keep)]
+    assert len(counts) == 3 and counts[0] > counts[1] > counts[2], keep
+    timing = text(cell(nb, "bestOf3 := func(f func()) time.Duration"))
+    assert "load average before:" in timing and "load average after:" in timing, timing
 
 
 def test_05_same_weights_different_bugs():
@@ -202,6 +216,14 @@ def test_06_sampling_policy():
     assert "temperature 0.8, top-k 200, top-p off, seed 1337" in text(cell(nb, "gpt.NanoGPT"))
     logged = text(cell(nb, "gpt.Generate(context.Background()"))
     assert logged.count("[temperature") == 3, logged  # each text printed with its policy
+    # The student's sampler agrees with the library's, draw for draw, under four policies.
+    draws = text(cell(nb, "draw, rng := mySampler(logits, p), gpt.NewRand(p.Seed)"))
+    assert draws.count("100 of 100 draws equal") == 4, draws
+    topk1 = text(cell(nb, "gpt.Policy{Temperature: 1, TopK: 1, Seed: 9}"))
+    picks = re.findall(r"top-k 1 picks (.*?) +greedy picks (.*)", topk1)
+    assert len(picks) == 4 and all(a.strip() == b.strip() for a, b in picks), topk1
+    loop = text(cell(nb, "gpt.FirstRepeat(out, 8)"))
+    assert "repeats what it wrote at token" in loop or "no span of 8 tokens repeats" in loop, loop
 
 
 def checks(nb):
