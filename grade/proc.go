@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,13 +23,18 @@ type proc struct {
 }
 
 // startKernel starts opts.Kernel on connPath in work, in a process group of its own (the
-// programs a cell starts are killed with it). Its environment is new: HOME and TMPDIR in work,
-// the memory limit, and the model's location if the grader has one set.
+// programs a cell starts are killed with it), confined to work and connPath's directory when
+// opts.Confine is set. Its environment is new: HOME and TMPDIR in work, the memory limit, and
+// the model's location if the grader has one set.
 func startKernel(ctx context.Context, opts Options, work, connPath string) (*proc, error) {
 	if len(opts.Kernel) == 0 {
 		return nil, errors.New("grade: no kernel command")
 	}
-	cmd := exec.Command(opts.Kernel[0], append(opts.Kernel[1:], connPath)...)
+	args := append([]string{}, opts.Kernel[1:]...)
+	if opts.Confine {
+		args = append(args, "--confine", work+string(os.PathListSeparator)+filepath.Dir(connPath))
+	}
+	cmd := exec.Command(opts.Kernel[0], append(args, connPath)...)
 	cmd.Dir = work
 	threads := strconv.Itoa(max(opts.Threads, 1))
 	cmd.Env = []string{

@@ -20,7 +20,10 @@ import (
 type Options struct {
 	// Kernel is the command that runs a kernel, the connection file's path appended:
 	// {"/usr/local/bin/gptnotes", "kernel"}.
-	Kernel      []string
+	Kernel []string
+	// Confine adds "--confine DIRS" before the connection file: the kernel confines itself
+	// (Confine) to its own two directories. See ConfineAvailable.
+	Confine     bool
 	CellTimeout time.Duration // per cell, e.g. time.Minute: then the cell is interrupted
 	Memory      int64         // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
 	Jobs        int           // kernels at once, e.g. runtime.NumCPU()

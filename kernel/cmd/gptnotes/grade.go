@@ -50,6 +50,11 @@ func runGrade(args []string) error {
 		Jobs:        max(*jobs, 1),
 		Threads:     max(runtime.NumCPU()/max(*jobs, 1), 1),
 	}
+	if err := grade.ConfineAvailable(); err != nil {
+		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
+	} else {
+		opts.Confine = true
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	checks, results, err := grade.Run(ctx, opts, *against, fs.Args(), os.Stderr)
