@@ -97,8 +97,12 @@ func Summary(against string, checks []Check, results []*Result) string {
 		got, of := r.Total()
 		var notes []string
 		for _, s := range r.Steps {
-			if s.Note != "" {
+			switch g := s.Grade; {
+			case s.Note != "":
 				notes = append(notes, s.Check.ID+": "+strings.SplitN(s.Note, ":", 2)[0])
+			case g != nil && !g.Passed && s.Ran && !strings.HasPrefix(g.Message, "not yet: "):
+				// stopped by the time or memory limit, or failing to compile
+				notes = append(notes, g.Exercise+": "+strings.SplitN(g.Message, ";", 2)[0])
 			}
 		}
 		if r.Stopped != "" {
