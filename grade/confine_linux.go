@@ -48,9 +48,16 @@ const (
 	scopeSignal       = 1 << 1
 )
 
-// systemDirs are read (and executed) by a confined kernel: the system's programs, libraries and
-// settings, /proc for its own memory figures, /dev for /dev/null and /dev/urandom.
-var systemDirs = []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/dev", "/sys"}
+// systemPaths are read (and run) by a confined process: the system's programs and libraries,
+// the few settings Go's library reads, the machine's description (/sys, /proc's CPU and memory
+// files), its own /proc entry (not other processes': their command lines and environments), and
+// the random and empty devices (not /dev/shm).
+func systemPaths() []string {
+	return []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
+		"/etc/localtime", "/etc/ssl", "/etc/mime.types", "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf",
+		"/sys", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", fmt.Sprintf("/proc/%d", os.Getpid()),
+		"/dev/urandom", "/dev/random", "/dev/zero"}
+}
 
 type rulesetAttr struct {
 	fs, net, scoped uint64
@@ -76,8 +83,8 @@ func ConfineAvailable() error {
 	return err
 }
 
-// Confine restricts this process and every process it starts, for good: it may read (and run)
-// the system's files and those under readable, read and write under writable, and nothing
+// Confine restricts this thread and every process it starts, for good (exec, then, to confine a
+// whole Go program): it may read (and run) the system's files (systemPaths) and those under readable, read and write under writable, and nothing
 // else; where the kernel supports it (Landlock ABI 4 and 6), it may not use TCP, connect to
 // abstract Unix sockets or send signals to processes outside. A path that does not exist is
 // skipped.
@@ -117,7 +124,7 @@ func Confine(writable, readable []string) error {
 	rules := []struct {
 		paths  []string
 		access uint64
-	}{{systemDirs, read}, {readable, read}, {writable, all}, {[]string{"/dev/null"}, fsReadFile | fsWriteFile}}
+	}{{systemPaths(), read}, {readable, read}, {writable, all}, {[]string{"/dev/null"}, fsReadFile | fsWriteFile}}
 	for _, r := range rules {
 		for _, p := range r.paths {
 			if err := addRule(int(fd), p, r.access); err != nil {

@@ -44,8 +44,8 @@ HOG = """func mergePair(ids []int, pair tokenizer.Pair, id int) []int {
 	}
 }"""
 
-# A cell that looks for other submissions and the grades, and tries to read and overwrite them
-# (SUBS, ALICE and GRADES become the paths, as Go strings).
+# A cell that looks for other submissions and the grades, tries to read and overwrite them, and
+# to read the grader's environment (SUBS, ALICE and GRADES become the paths, as Go strings).
 SNOOP = """import (
 	"os"
 	"path/filepath"
@@ -59,6 +59,8 @@ _, err := os.ReadFile(ALICE)
 fmt.Println("read alice:", err)
 fmt.Println("overwrite alice:", os.WriteFile(ALICE, []byte("{}"), 0o644))
 fmt.Println("write the grades:", os.WriteFile(GRADES, []byte("snoop,all,13"), 0o644))
+_, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+fmt.Println("read the grader's environment:", err)
 """
 
 
@@ -222,4 +224,5 @@ def test_submission_cannot_reach_the_others(graded):
         assert page.count(line) == 4, page
     assert "read alice: open " in page and "permission denied" in page
     assert "overwrite alice: open " in page and "write the grades: open " in page
+    assert "read the grader&#39;s environment: open /proc/" in page
     assert "<nil>" not in page.split("read alice:")[1].split("</pre>")[0], page
