@@ -10,16 +10,19 @@
 //
 // Submissions are untrusted code. Each runs in its own kernel process, started in a temporary
 // directory that holds only a copy of its notebook, with HOME and TMPDIR there and no path to
-// the other submissions or to the output directory in its arguments or environment; the kernel's
-// memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that allocates without end, a cell past the
-// time limit is interrupted and, if it does not stop, the kernel is killed. Whatever a
-// submission did not reach scores zero, with the reason. The grades are written by this process
-// once every kernel has ended.
+// the other submissions or to the output directory in its arguments or environment. On Linux
+// the kernel confines itself with Landlock to its own directories (Confine), so it cannot reach
+// them by guessing either. The kernel's memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that
+// allocates without end; a cell past the time limit is interrupted and, if it does not stop,
+// the kernel is killed. Whatever a submission did not reach scores zero, with the reason. The
+// grades are written by this process once every kernel has ended.
 //
 // Reading order: notebook.go (the notebook file), plan.go (which cells run: the submission's,
-// with the original checks), run.go (one submission on one kernel), grade.go (all of them, in
-// parallel), report.go (grades.csv, summary.md, feedback/*.html).
+// with the original checks), run.go (one submission on one kernel), proc.go (the kernel's
+// process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
+// grade.go (all submissions, in parallel), report.go (grades.csv, summary.md, feedback/*.html).
 //
-//	results, err := grade.Run(ctx, grade.Options{Against: "07-exercises.ipynb", Kernel: []string{exe, "kernel"}}, paths)
-//	err = grade.Write("grades", results)
+//	checks, results, err := grade.Run(ctx, grade.Options{Kernel: []string{exe, "kernel"},
+//		CellTimeout: time.Minute, Memory: 2 << 30, Jobs: 2}, "07-exercises.ipynb", paths, os.Stderr)
+//	err = grade.Write("grades", "07-exercises.ipynb", checks, results)
 package grade

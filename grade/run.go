@@ -53,7 +53,7 @@ type RanStep struct {
 	Step
 	Ran     bool
 	Outputs []kernel.Output
-	Failure string // why the cell failed ("Panic: …", the time limit, the kernel's end), "" if it did not
+	Failure string // why it failed ("not yet: …", "CompileError: …", a limit, the kernel's end), "" if not
 	Grade   *Grade // a check's grade
 }
 
