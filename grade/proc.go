@@ -73,8 +73,10 @@ func (p *proc) why(err error) string {
 	}
 	msg := err.Error()
 	if errors.Is(err, errKernelEnded) {
-		if last := p.log.lastLine(); last != "" {
-			msg += "; its log ends: " + last
+		// What the process wrote last, unless it is one of the kernel's routine log lines
+		// (a Go runtime's fatal error, say).
+		if last := p.log.lastLine(); last != "" && !strings.HasPrefix(last, "gptnotes kernel: ") {
+			msg += "; its last words: " + last
 		}
 	}
 	return msg

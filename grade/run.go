@@ -159,7 +159,7 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 		s.Ran = true
 		fatal := p.runCell(c, s, opts.CellTimeout)
 		if fatal != "" {
-			return fmt.Sprintf("cell %d %s", i+1, fatal)
+			return fmt.Sprintf("cell %d: %s", i+1, fatal)
 		}
 	}
 	return ""
@@ -179,6 +179,13 @@ func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal
 		s.Outputs = run.Outputs
 	}
 	if err != nil {
+		if ctx.Err() == nil {
+			// The sockets closed: the kernel is ending; its exit status says why.
+			select {
+			case <-p.exited:
+			case <-time.After(2 * time.Second):
+			}
+		}
 		s.Failure = p.why(err)
 		p.kill(s.Failure)
 		return s.Failure

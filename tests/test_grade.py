@@ -1,8 +1,8 @@
 """`gptnotes grade` on made-up submissions of 07-exercises, with the grade expected for each:
 all correct, all blank, the named mistakes (four submissions, each with one mistake in several
 exercises that do not depend on each other), a check cell edited, a check cell deleted, a cell
-that loops forever, one that allocates without end, a file that is not JSON, and one that tries
-to read and overwrite other submissions and the grades."""
+that loops forever, one that allocates without end, one that kills its kernel, a file that is
+not JSON, and one that tries to read and overwrite other submissions and the grades."""
 import copy
 import csv
 import json
@@ -35,6 +35,12 @@ LOOP = """func paramCount(cfg gpt.Config) int {
 		total++
 	}
 }"""
+
+# An answer cell that kills its own kernel (os.Exit only ends the cell).
+CRASH = """import "syscall"
+
+syscall.Kill(syscall.Getpid(), syscall.SIGKILL)
+"""
 
 HOG = """func mergePair(ids []int, pair tokenizer.Pair, id int) []int {
 	var hoard [][]byte
@@ -113,6 +119,7 @@ def graded(tmp_path_factory):
                         edit=lambda cells: cells.remove(cells_by_id({"cells": cells})["ex10-cache-bytes"])),
         "looper": make({"ex03-param-count-answer": LOOP}),
         "hog": make({"ex02-merge-pair-answer": HOG}),
+        "crasher": make({"ex12-divergence-answer": CRASH}),
     }
     for name, (mistakes, _) in ROUNDS.items():
         subs_nb[name] = make({check + "-answer": mistaken(check, i) for check, i in mistakes.items()})
@@ -133,7 +140,7 @@ def graded(tmp_path_factory):
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     grades = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in rows}
-    assert len(rows) == len(grades) == 12 * len(CHECKS), "one row per student and check"
+    assert len(rows) == len(grades) == 13 * len(CHECKS), "one row per student and check"
     assert all(row["max_points"] == "1" for row in rows)
     return grades, (out / "summary.md").read_text(), out, r.stderr
 
@@ -203,6 +210,15 @@ def test_endless_allocation_is_stopped(graded):
     p, message = grades["hog", "ex02-merge-pair"]
     assert p == 0 and message.startswith("MemoryLimit: the cell was stopped"), message
     assert points(grades, "hog") == 12
+
+
+def test_a_dead_kernel_scores_zero_for_what_it_did_not_reach(graded):
+    grades, summary, _, _ = graded
+    for c in ["ex12-divergence", "ex13-causal-mask"]:
+        p, message = grades["crasher", c]
+        assert p == 0 and message.startswith("not reached: cell ") and "the kernel ended (signal: killed)" in message, message
+    assert points(grades, "crasher") == 11
+    assert "| crasher | 11 / 13 | stopped: cell " in summary
 
 
 def test_not_json_is_reported_and_skipped(graded):
