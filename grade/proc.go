@@ -43,7 +43,10 @@ func startKernel(ctx context.Context, opts Options, work, connPath string) (*pro
 		"GOMAXPROCS=" + threads, "OPENBLAS_NUM_THREADS=" + threads,
 	}
 	for _, k := range []string{"GPTNOTES_MODEL", "GPT2_WEIGHTS"} {
-		if v, ok := os.LookupEnv(k); ok {
+		if v := os.Getenv(k); v != "" {
+			if abs, err := filepath.Abs(v); err == nil {
+				v = abs // the kernel runs in work
+			}
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 	}
