@@ -193,3 +193,39 @@ func TestStepperErrors(t *testing.T) {
 		t.Errorf("RunTo a block the model has not: %v", err)
 	}
 }
+
+// TestStepperHTML renders the stepper at every op and checks that the current op is the
+// one highlighted and that its output is drawn by its kind.
+func TestStepperHTML(t *testing.T) {
+	m := newTestModel(t, Tiny, 9)
+	s, err := m.Stepper([]int{3, 1, 4, 1, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := s.HTML(); !strings.Contains(h, "nothing computed yet") {
+		t.Errorf("before the first op: %.200s", h)
+	}
+	for op := s.Next(); op != nil; op = s.Next() {
+		h := s.HTML()
+		if op.Name != "blocks.0.hook_resid_pre" && !strings.Contains(h, `fill="#f4a261"`) {
+			t.Errorf("op %d %s: nothing highlighted", op.Index, op.Name)
+		}
+		if !strings.Contains(h, "<code>"+op.Name+"</code>") {
+			t.Errorf("op %d: the HTML does not name %s", op.Index, op.Name)
+		}
+		var want string
+		switch {
+		case strings.HasSuffix(op.Name, "hook_pattern") || strings.HasSuffix(op.Name, "scores"):
+			want = "head 3"
+		case strings.HasSuffix(op.Name, "hook_scale"):
+			want = "<th>value</th>"
+		case op.Name == "logits":
+			want = "the largest logits"
+		default:
+			want = "features 0…"
+		}
+		if !strings.Contains(h, want) {
+			t.Errorf("op %d %s: the output drawing lacks %q", op.Index, op.Name, want)
+		}
+	}
+}
