@@ -76,7 +76,12 @@ func draw() (*pick, error) {
 
 // String names the case: `block 3, head 2, over the 11 tokens of "for i, v := range"`.
 func (p *pick) String() string {
-	return fmt.Sprintf("block %d, head %d, over the %d tokens of %s", p.layer, p.head, len(p.ids), quote(p.text))
+	return fmt.Sprintf("block %d, head %d, over %s", p.layer, p.head, p.tokens())
+}
+
+// tokens names the prompt: `the 11 tokens of "for i, v := range"`.
+func (p *pick) tokens() string {
+	return fmt.Sprintf("the %d tokens of %s", len(p.ids), quote(p.text))
 }
 
 // quote writes a prompt on one line.
@@ -150,4 +155,24 @@ func clone(g grid) grid {
 // failed is the verdict of a check that could not run.
 func failed(op string, err error) *Verdict {
 	return &Verdict{Op: op, Case: "no inputs", Problem: err.Error()}
+}
+
+// eachRow runs the student's function on every row, turning a panic into a message that
+// names the row.
+func eachRow(n int, what string, f func(r int)) (panicked string) {
+	for r := 0; r < n; r++ {
+		if msg := call(func() { f(r) }); msg != "" {
+			return fmt.Sprintf("your function panicked on %s %d: %s", what, r, msg)
+		}
+	}
+	return ""
+}
+
+// rowwise applies a function of one row to every row of x, in float64 where it computes.
+func rowwise(x grid, f func(row []float32) []float32) grid {
+	out := make(grid, len(x))
+	for i, r := range x {
+		out[i] = f(r)
+	}
+	return out
 }
