@@ -2,6 +2,7 @@ package gpt_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gptnotes/gptnotes/gpt"
 )
@@ -43,4 +44,60 @@ func ExampleStepper_Output() {
 	fmt.Println("logit 0 at position 3 changed:", before != after)
 	// Output:
 	// logit 0 at position 3 changed: true
+}
+
+// The ops of a forward by name: three for the embeddings, twenty per block, four after.
+func ExampleStepper_Names() {
+	m, _ := gpt.New(gpt.Tiny)
+	s, _ := m.Stepper([]int{1, 2, 3})
+	names := s.Names()
+	fmt.Println(len(names), s.Len(), s.Index())
+	fmt.Println(names[3:6])
+	fmt.Println(names[9:13])
+	fmt.Println(names[len(names)-4:])
+	// Output:
+	// 47 47 0
+	// [blocks.0.ln1.hook_scale blocks.0.ln1.hook_normalized blocks.0.ln1.out]
+	// [blocks.0.attn.scores blocks.0.attn.hook_attn_scores blocks.0.attn.hook_pattern blocks.0.attn.hook_z]
+	// [ln_final.hook_scale ln_final.hook_normalized ln_final.out logits]
+}
+
+// RunTo takes a later block's hook_resid_pre as the previous block's hook_resid_post, and
+// says so when an op is already behind.
+func ExampleStepper_RunTo() {
+	m, _ := gpt.New(gpt.Tiny)
+	s, _ := m.Stepper([]int{1, 2, 3})
+	op, _ := s.RunTo("blocks.1.hook_resid_pre")
+	fmt.Println(op.Name, s.Peek())
+	_, err := s.RunTo("blocks.0.attn.hook_q")
+	fmt.Println(err)
+	// Output:
+	// blocks.0.hook_resid_post blocks.1.ln1.hook_scale
+	// gpt: stepper: run to "blocks.0.attn.hook_q": already performed (op 6; the next is op 23, blocks.1.ln1.hook_scale)
+}
+
+// An op prints its output and inputs with their shapes, and what it computes.
+func ExampleOp_String() {
+	m, _ := gpt.New(gpt.Tiny)
+	s, _ := m.Stepper([]int{1, 2, 3})
+	op, _ := s.RunTo("blocks.0.attn.hook_z")
+	fmt.Println(op)
+	fmt.Println(s.Current() == op, s.Done(), s.Logits() == nil)
+	// Output:
+	// 12 blocks.0.attn.hook_z [1 3 4 8] ← blocks.0.attn.hook_pattern [1 4 3 3], blocks.0.attn.hook_v [1 3 4 8]: sums the values weighted by the pattern, for each head and query
+	// true false true
+}
+
+// In a cell the Stepper shows the block diagram with the current op highlighted, beside
+// the op and its output (Op.HTML): here each head's pattern.
+func ExampleStepper_HTML() {
+	m, _ := gpt.New(gpt.Tiny)
+	s, _ := m.Stepper([]int{1, 2, 3})
+	s.RunTo("blocks.0.attn.hook_pattern")
+	h := s.HTML()
+	fmt.Println(strings.Contains(h, `<rect x="74" y="152" width="246" height="18" rx="3" fill="#f4a261"`))
+	fmt.Println(strings.Contains(h, "<div>head 3</div>"), strings.Contains(s.Current().HTML(), "<svg"))
+	// Output:
+	// true
+	// true true
 }
