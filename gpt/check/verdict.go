@@ -101,9 +101,9 @@ type grid [][]float32
 // finite reports whether x is neither NaN nor ±Inf.
 func finite(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
 
-// close reports whether a is within tol of b, scaled by b's size; two non-finite values
-// are close when they are the same (NaN and NaN, +Inf and +Inf).
-func close(a, b float32, tol float64) bool {
+// near reports whether a is within tol of b, scaled by b's size; two non-finite values
+// are near when they are the same (NaN and NaN, +Inf and +Inf).
+func near(a, b float32, tol float64) bool {
 	if !finite(a) || !finite(b) {
 		return a == b || (a != a && b != b)
 	}
@@ -152,7 +152,7 @@ func (v *Verdict) compare(yours, model grid, where func(r, c int) string, dims s
 	for r := range model {
 		for c, m := range model[r] {
 			y := yours[r][c]
-			if !close(y, m, v.Tol) && first[0] < 0 {
+			if !near(y, m, v.Tol) && first[0] < 0 {
 				first = [2]int{r, c}
 			}
 			d := math.Abs(float64(y) - float64(m))
@@ -188,9 +188,10 @@ type mistake struct {
 	out  grid
 }
 
-// recognise sets v.Mistake to the first mistake whose output yours equals and the model's
-// does not: close wherever both are finite, and non-finite somewhere exactly when the
-// mistake's output is (a float32 and a float64 exponential overflow at different places).
+// recognise sets v.Mistake to the first mistake whose output yours matches (see matches)
+// and the model's does not. The order of mistakes matters only when yours is non-finite
+// almost everywhere; the first case a wrong op fails on is the one diagnosed, so the
+// overflow case is reached only by an op right on the model's own scores.
 func (v *Verdict) recognise(yours, model grid, mistakes []mistake) {
 	for _, m := range mistakes {
 		if sameShape(m.out, model) && matches(model, m.out, v.Tol) {
@@ -203,7 +204,7 @@ func (v *Verdict) recognise(yours, model grid, mistakes []mistake) {
 	}
 }
 
-// matches reports whether yours equals a mistake's output as recognise means it: close
+// matches reports whether yours equals a mistake's output as recognise means it: near
 // wherever both are finite, non-finite wherever the mistake's is, and non-finite somewhere
 // only if the mistake's is (yours in float32 may overflow where the mistake's float64 did not).
 func matches(yours, m grid, tol float64) bool {
@@ -212,7 +213,7 @@ func matches(yours, m grid, tol float64) bool {
 		for c := range m[r] {
 			x, y := yours[r][c], m[r][c]
 			badY, badM = badY || !finite(x), badM || !finite(y)
-			if finite(y) && finite(x) && !close(x, y, tol) || !finite(y) && finite(x) {
+			if finite(y) && finite(x) && !near(x, y, tol) || !finite(y) && finite(x) {
 				return false
 			}
 		}
