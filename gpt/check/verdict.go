@@ -68,7 +68,7 @@ func (v *Verdict) HTML() string {
 	if v.Yours != nil {
 		lo := max(0, v.FirstCol-3)
 		hi := min(len(v.Model), lo+8)
-		b.WriteString("<table><tr><th>column</th>")
+		b.WriteString("<table><caption>the row where yours first differs</caption><tr><th>column</th>")
 		for c := lo; c < hi; c++ {
 			fmt.Fprintf(&b, "<td>%d</td>", c)
 		}
