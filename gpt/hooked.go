@@ -159,14 +159,18 @@ func (r *hookRun) at(name string, data []float32) {
 		if !MatchHook(h.Name, name) {
 			continue
 		}
+		where := fmt.Sprintf("hook %q", h.Name)
+		if h.Name != name {
+			where += " at " + name
+		}
 		a := &Activation{Name: name, Shape: append([]int(nil), shape...), Data: data}
 		if err := callHook(h, a); err != nil {
-			r.err = fmt.Errorf("gpt: %s: hook %q at %s: %w", r.op, h.Name, name, err)
+			r.err = fmt.Errorf("gpt: %s: %s: %w", r.op, where, err)
 			return
 		}
 		if len(a.Data) != len(data) {
-			r.err = fmt.Errorf("gpt: %s: hook %q at %s: Data has %d values after the hook, want %d (shape %v): change the values, not the length",
-				r.op, h.Name, name, len(a.Data), len(data), shape)
+			r.err = fmt.Errorf("gpt: %s: %s: Data has %d values after the hook, want %d (shape %v): change the values, not the length",
+				r.op, where, len(a.Data), len(data), shape)
 			return
 		}
 		if len(data) > 0 && &a.Data[0] != &data[0] {
