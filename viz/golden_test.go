@@ -34,6 +34,7 @@ func TestGolden(t *testing.T) {
 		{"attention_heads.png", ExampleAttentionHeads},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
+		{"layermap.png", ExampleLayerMap},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}
