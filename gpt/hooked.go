@@ -49,6 +49,8 @@ func (m *Model) RunWithHooks(ids []int, hooks ...Hook) (*Output, error) {
 }
 
 // hookRun is one hooked forward: the hooks to call, what to cache, and the first error.
+// Uncached it runs B sequences of T positions; as a cached step (kv not nil) it runs T new
+// positions pos0 … pos0+T-1 of one sequence against the keys and values in kv.
 type hookRun struct {
 	m     *Model
 	op    string // "run with hooks", for errors
@@ -57,7 +59,13 @@ type hookRun struct {
 	keep  func(name string) bool // which activations the cache copies; nil keeps none
 	cache *ActivationCache
 	err   error // the first hook that failed; later hooks are skipped
+
+	kv   *KVCache // a cached step's keys and values; nil uncached
+	pos0 int      // the first new position of a cached step; 0 uncached
 }
+
+// keys is how many keys each query's row of scores spans: T, or pos0+T in a cached step.
+func (r *hookRun) keys() int { return r.pos0 + r.T }
 
 // runHooked checks the batch and the hooks' names, then runs the hooked forward over
 // batch (B, T), returning the logits of every position (B, T, V) and, when keep is not
@@ -82,6 +90,27 @@ func (m *Model) runHooked(op string, batch [][]int, hooks []Hook, keep func(stri
 		return nil, nil, r.err
 	}
 	return out, r.cache, nil
+}
+
+// forwardCachedHooked is ForwardCached with hooks: the hooked forward of the new
+// positions ids against the keys and values cached in c, to which it appends theirs. It
+// returns the logits (V) of the last new position. What the hooks see is in generate.go.
+func (m *Model) forwardCachedHooked(c *KVCache, ids []int, hooks []Hook) ([]float32, error) {
+	const op = "generate with hooks"
+	if err := m.checkCached(op, c, ids); err != nil {
+		return nil, err
+	}
+	if err := checkHookNames(m.Config, op, hooks); err != nil {
+		return nil, err
+	}
+	n := len(ids)
+	r := &hookRun{m: m, op: op, B: 1, T: n, hooks: hooks, kv: c, pos0: c.n}
+	out := r.forward([][]int{ids})
+	if r.err != nil {
+		return nil, r.err
+	}
+	c.n += n
+	return append([]float32(nil), out.Row(0, n-1)...), nil
 }
 
 // checkHookNames returns an error for a hook with no function or whose name or pattern
@@ -152,6 +181,9 @@ func (r *hookRun) at(name string, data []float32) {
 		panic(err) // the forward below names only hook points of the table
 	}
 	shape := p.Shape(cfg, r.B, r.T)
+	if len(p.Dims) == 4 && p.Dims[3] == "T" { // scores and pattern: (B, NH, T, keys)
+		shape[3] = r.keys()
+	}
 	if product(shape) != len(data) {
 		panic(fmt.Sprintf("gpt: hooked forward: %s has %d values for shape %v", name, len(data), shape))
 	}
@@ -193,7 +225,8 @@ func callHook(h Hook, a *Activation) (err error) {
 	return nil
 }
 
-// forward is the model over batch (B, T), stopping at every hook point.
+// forward is the model over batch (B, T), stopping at every hook point. In a cached step
+// the positions are pos0 … pos0+T-1 and their keys and values are appended to r.kv.
 func (r *hookRun) forward(batch [][]int) *Output {
 	m, cfg := r.m, r.m.Config
 	B, T, C, V := r.B, r.T, cfg.Channels, cfg.VocabSize
@@ -206,14 +239,14 @@ func (r *hookRun) forward(batch [][]int) *Output {
 
 	// The residual stream starts as each token's row of wte plus its position's row of wpe.
 	embed, posEmbed := make([]float32, N*C), make([]float32, N*C) // (B, T, C) each
-	m.embedRows(embed, posEmbed, ids, B, T)
+	m.embedRows(embed, posEmbed, ids, r.pos0, B, T)
 	r.at("hook_embed", embed)
 	r.at("hook_pos_embed", posEmbed)
 	x := make([]float32, N*C) // (B, T, C) the residual stream
 	residualForward(x, embed, posEmbed, N*C)
 	round(x)
 
-	bufs := newHookedBuffers(cfg, B, T)
+	bufs := newHookedBuffers(cfg, B, T, r.keys())
 	for l := 0; l < cfg.Layers; l++ {
 		r.block(l, x, bufs)
 		if r.err != nil {
@@ -234,31 +267,32 @@ func (r *hookRun) forward(batch [][]int) *Output {
 
 // hookedBuffers are one block's activations, reused by every block.
 type hookedBuffers struct {
-	scale, mean   []float32 // (B, T) a LayerNorm's scale and mean of each position
-	ln            []float32 // (B, T, C) hook_normalized, then the LayerNorm's output
-	qkv           []float32 // (B, T, 3C) attn.c_attn's output
-	q, k, v, z    []float32 // (B, T, NH, HS) each
-	scores        []float32 // (B, NH, T, T)
-	pattern       []float32 // (B, NH, T, T)
-	result        []float32 // (B, T, NH, C)
-	attnOut, mid  []float32 // (B, T, C) hook_attn_out, hook_resid_mid
-	pre, post     []float32 // (B, T, 4C) mlp.hook_pre, mlp.hook_post
-	mlpOut        []float32 // (B, T, C)
-	hq, hk, hv    []float32 // (T, HS) one head's rows, and hk transposed (HS, T)
-	hkT, hz, hres []float32 // hz (T, HS); hres (B·T, C) one head's result
-	hzAll         []float32 // (B·T, HS) one head's z over every position
+	scale, mean  []float32 // (B, T) a LayerNorm's scale and mean of each position
+	ln           []float32 // (B, T, C) hook_normalized, then the LayerNorm's output
+	qkv          []float32 // (B, T, 3C) attn.c_attn's output
+	q, k, v, z   []float32 // (B, T, NH, HS) each
+	scores       []float32 // (B, NH, T, K), K keys: T, or pos0+T in a cached step
+	pattern      []float32 // (B, NH, T, K)
+	result       []float32 // (B, T, NH, C)
+	attnOut, mid []float32 // (B, T, C) hook_attn_out, hook_resid_mid
+	pre, post    []float32 // (B, T, 4C) mlp.hook_pre, mlp.hook_post
+	mlpOut       []float32 // (B, T, C)
+	hq, hz       []float32 // (T, HS) one head's queries, its z
+	hk, hv       []float32 // (K, HS) one head's keys and values
+	hkT, hres    []float32 // (HS, K) hk transposed; hres (B·T, C) one head's result
+	hzAll        []float32 // (B·T, HS) one head's z over every position
 }
 
-func newHookedBuffers(cfg Config, B, T int) *hookedBuffers {
+func newHookedBuffers(cfg Config, B, T, K int) *hookedBuffers {
 	N, C, NH := B*T, cfg.Channels, cfg.Heads
 	HS := C / NH
 	f := func(n int) []float32 { return make([]float32, n) }
 	return &hookedBuffers{
 		scale: f(N), mean: f(N), ln: f(N * C), qkv: f(N * 3 * C),
 		q: f(N * C), k: f(N * C), v: f(N * C), z: f(N * C),
-		scores: f(B * NH * T * T), pattern: f(B * NH * T * T),
+		scores: f(B * NH * T * K), pattern: f(B * NH * T * K),
 		attnOut: f(N * C), mid: f(N * C), pre: f(N * 4 * C), post: f(N * 4 * C), mlpOut: f(N * C),
-		hq: f(T * HS), hk: f(T * HS), hv: f(T * HS), hkT: f(HS * T), hz: f(T * HS),
+		hq: f(T * HS), hk: f(K * HS), hv: f(K * HS), hkT: f(HS * K), hz: f(T * HS),
 		hzAll: f(N * HS), hres: f(N * C),
 	}
 }
@@ -274,7 +308,7 @@ func (r *hookRun) block(l int, x []float32, b *hookedBuffers) {
 
 	r.at(p+"hook_resid_pre", x)
 	r.layerNorm(p+"ln1.", b.ln, b.scale, x, w.Ln1W, w.Ln1B)
-	r.attention(p+"attn.", b, w)
+	r.attention(l, p+"attn.", b, w)
 	r.at(p+"hook_attn_out", b.attnOut)
 	residualForward(b.mid, x, b.attnOut, N*C)
 	round(b.mid)
@@ -331,10 +365,14 @@ func (r *hookRun) layerNorm(prefix string, out, scale, x, weight, bias []float32
 // student draws: q, k, v; the scores q·kᵀ/√HS with the future masked; the pattern (a
 // softmax of each row); z, the pattern's weighted sum of values; each head's z through
 // its rows of attn.c_proj. It leaves attn.c_proj's output in b.attnOut.
-func (r *hookRun) attention(p string, b *hookedBuffers, w *Block) {
+//
+// In a cached step the T new queries attend over K = pos0+T keys: the cached ones and
+// their own, which are appended to the cache after hook_k and hook_v have run (so a hook
+// that changes them changes what every later step reads).
+func (r *hookRun) attention(l int, p string, b *hookedBuffers, w *Block) {
 	cfg := r.m.Config
 	B, T, C, NH := r.B, r.T, cfg.Channels, cfg.Heads
-	N, HS := B*T, C/NH
+	N, HS, K := B*T, C/NH, r.keys()
 	round := r.m.rounder()
 
 	// q|k|v side by side, then each into its own (B, T, NH, HS) tensor.
@@ -349,21 +387,32 @@ func (r *hookRun) attention(p string, b *hookedBuffers, w *Block) {
 	r.at(p+"hook_k", b.k)
 	r.at(p+"hook_v", b.v)
 
-	// scores = q·kᵀ/√HS for each sequence and head, the future set to −Inf.
+	// The keys and values each sequence's queries see, (K, C): its own, or the cache's.
+	keys := func(bi int) (k, v []float32) { return b.k[bi*T*C : (bi+1)*T*C], b.v[bi*T*C : (bi+1)*T*C] }
+	if r.kv != nil {
+		kc, vc := r.kv.full(l)
+		copy(kc[r.pos0*C:K*C], b.k)
+		copy(vc[r.pos0*C:K*C], b.v)
+		keys = func(int) (k, v []float32) { return kc[:K*C], vc[:K*C] }
+	}
+
+	// scores = q·kᵀ/√HS for each sequence and head, the future set to −Inf: the query
+	// at position pos0+t sees the keys 0 … pos0+t.
 	scale := float32(1 / math.Sqrt(float64(HS)))
 	for bi := 0; bi < B; bi++ {
+		k, _ := keys(bi)
 		for h := 0; h < NH; h++ {
 			headRows(b.hq, b.q[bi*T*C:], h, T, HS, C)
-			headRows(b.hk, b.k[bi*T*C:], h, T, HS, C)
-			transpose(b.hkT, b.hk, T, HS)
-			s := b.scores[(bi*NH+h)*T*T : (bi*NH+h+1)*T*T] // (T, T)
-			matmulForward(s, b.hq, b.hkT, nil, T, HS, T)
+			headRows(b.hk, k, h, K, HS, C)
+			transpose(b.hkT, b.hk, K, HS)
+			s := b.scores[(bi*NH+h)*T*K : (bi*NH+h+1)*T*K] // (T, K)
+			matmulForward(s, b.hq, b.hkT, nil, T, HS, K)
 			for t := 0; t < T; t++ {
-				for j := 0; j < T; j++ {
-					if j > t {
-						s[t*T+j] = float32(math.Inf(-1))
+				for j := 0; j < K; j++ {
+					if j > r.pos0+t {
+						s[t*K+j] = float32(math.Inf(-1))
 					} else {
-						s[t*T+j] *= scale
+						s[t*K+j] *= scale
 					}
 				}
 			}
@@ -373,15 +422,16 @@ func (r *hookRun) attention(p string, b *hookedBuffers, w *Block) {
 
 	// pattern = softmax of each row of scores.
 	for row := 0; row < B*NH*T; row++ {
-		softmaxRow(b.pattern[row*T:(row+1)*T], b.scores[row*T:(row+1)*T])
+		softmaxRow(b.pattern[row*K:(row+1)*K], b.scores[row*K:(row+1)*K])
 	}
 	r.at(p+"hook_pattern", b.pattern)
 
 	// z = pattern · v, for each sequence and head.
 	for bi := 0; bi < B; bi++ {
+		_, v := keys(bi)
 		for h := 0; h < NH; h++ {
-			headRows(b.hv, b.v[bi*T*C:], h, T, HS, C)
-			matmulForward(b.hz, b.pattern[(bi*NH+h)*T*T:(bi*NH+h+1)*T*T], b.hv, nil, T, T, HS)
+			headRows(b.hv, v, h, K, HS, C)
+			matmulForward(b.hz, b.pattern[(bi*NH+h)*T*K:(bi*NH+h+1)*T*K], b.hv, nil, T, K, HS)
 			putHeadRows(b.z[bi*T*C:], b.hz, h, T, HS, C)
 		}
 	}
@@ -460,8 +510,9 @@ func softmaxRow(p, scores []float32) {
 }
 
 // embedRows writes each token's row of wte into tok and each position's row of wpe into
-// pos, both (B, T, C), from the model's tables in its precision.
-func (m *Model) embedRows(tok, pos []float32, ids []int, B, T int) {
+// pos, both (B, T, C), for positions pos0 … pos0+T-1, from the model's tables in its
+// precision.
+func (m *Model) embedRows(tok, pos []float32, ids []int, pos0, B, T int) {
 	C := m.Config.Channels
 	row := func(dst []float32, table []float32, table16 []uint16, i int) {
 		if m.Precision == BF16 {
@@ -481,6 +532,6 @@ func (m *Model) embedRows(tok, pos []float32, ids []int, B, T int) {
 	}
 	for n, id := range ids {
 		row(tok[n*C:(n+1)*C], wte, wte16, id)
-		row(pos[n*C:(n+1)*C], wpe, wpe16, n%T)
+		row(pos[n*C:(n+1)*C], wpe, wpe16, pos0+n%T)
 	}
 }
