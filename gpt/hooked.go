@@ -267,7 +267,7 @@ func (r *hookRun) forward(batch [][]int) *Output {
 
 // hookedBuffers are one block's activations, reused by every block.
 type hookedBuffers struct {
-	scale, mean  []float32 // (B, T) a LayerNorm's scale and mean of each position
+	scale        []float32 // (B, T) a LayerNorm's scale of each position
 	ln           []float32 // (B, T, C) hook_normalized, then the LayerNorm's output
 	qkv          []float32 // (B, T, 3C) attn.c_attn's output
 	q, k, v, z   []float32 // (B, T, NH, HS) each
@@ -288,7 +288,7 @@ func newHookedBuffers(cfg Config, B, T, K int) *hookedBuffers {
 	HS := C / NH
 	f := func(n int) []float32 { return make([]float32, n) }
 	return &hookedBuffers{
-		scale: f(N), mean: f(N), ln: f(N * C), qkv: f(N * 3 * C),
+		scale: f(N), ln: f(N * C), qkv: f(N * 3 * C),
 		q: f(N * C), k: f(N * C), v: f(N * C), z: f(N * C),
 		scores: f(B * NH * T * K), pattern: f(B * NH * T * K),
 		attnOut: f(N * C), mid: f(N * C), pre: f(N * 4 * C), post: f(N * 4 * C), mlpOut: f(N * C),

@@ -61,9 +61,15 @@ func (lens *LogitLens) token(id int) string {
 	return fmt.Sprintf("%q", lens.Decoder.Decode([]int{id}))
 }
 
-// String prints the most probable token of each stage (rows) at each position (columns).
+// String prints the input tokens, then the most probable next token of each stage (rows)
+// at each position (columns).
 func (lens *LogitLens) String() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "%-9s", "input")
+	for _, id := range lens.IDs {
+		fmt.Fprintf(&b, " %s", lens.token(id))
+	}
+	b.WriteByte('\n')
 	for s, row := range lens.Top {
 		fmt.Fprintf(&b, "%-9s", lens.Layers[s])
 		for _, cs := range row {
