@@ -28,7 +28,7 @@ import (
 // residual stream at every stage, what attention and the MLP write to it, the pattern,
 // z, the MLP's hidden layer after GELU and the LayerNorm scales — what the logit lens,
 // direct logit attribution, the pattern of a layer and the residual stream need, about
-// 80 kB per position per block at 1,024 positions (1 GB for GPT-2 small), 40 kB at 100.
+// 80 kB per position per block at 1,024 positions (1 GB for GPT-2 small), 35 kB at 100.
 // Ask for the others by name or pattern.
 type ActivationCache struct {
 	Config Config
