@@ -20,6 +20,7 @@ func init() {
 		"CountPositions":      reflect.ValueOf(viz.CountPositions),
 		"Height":              reflect.ValueOf(&viz.Height).Elem(),
 		"LayerMap":            reflect.ValueOf(viz.LayerMap),
+		"LogitLens":           reflect.ValueOf(viz.LogitLens),
 		"LossCurve":           reflect.ValueOf(viz.LossCurve),
 		"NewGrid":             reflect.ValueOf(viz.NewGrid),
 		"Positions":           reflect.ValueOf(viz.Positions),
