@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/tokenizer"
@@ -178,4 +180,64 @@ func ExampleGenerator_hooks() {
 	// Output:
 	// 0 hooks: "\t}\n\t\t}\n\t\t}\n\t\t}\n"
 	// 1 hooks: "\t}\n\t\t}\n\t\tif err != nil {"
+}
+
+// The residual stream at every depth, one (L+1, B, T, C) activation: its norm grows as
+// the blocks write to it.
+func ExampleActivationCache_ResidualStream() {
+	m, tok := shipped()
+	_, cache, err := m.RunWithCache(tok.Encode("package main"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	rs, err := cache.ResidualStream()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rs.Name, rs.Shape)
+	T, C := rs.Shape[2], rs.Shape[3]
+	for s := 0; s < rs.Shape[0]; s++ {
+		stage := gpt.Activation{Shape: []int{T, C}, Data: rs.Data[s*T*C : (s+1)*T*C]}
+		_, _, norm := stage.Stats()
+		fmt.Printf("stage %d: norm %.1f\n", s, norm)
+	}
+	// Output:
+	// resid_stream [7 1 2 192]
+	// stage 0: norm 1.5
+	// stage 1: norm 50.1
+	// stage 2: norm 56.0
+	// stage 3: norm 57.6
+	// stage 4: norm 62.6
+	// stage 5: norm 66.3
+	// stage 6: norm 66.7
+}
+
+// A cache saved as safetensors: one tensor per name, in forward order, readable by
+// safetensors.torch.load_file beside TransformerLens's cache.
+func ExampleActivationCache_Save() {
+	m, tok := shipped()
+	_, cache, err := m.RunWithCache(tok.Encode("package main"), "blocks.0.attn.hook_pattern", "ln_final.hook_scale")
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "cache")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "cache.safetensors")
+	if err := cache.Save(path); err != nil {
+		log.Fatal(err)
+	}
+	f, err := gpt.OpenSafetensors(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	for _, t := range f.Tensors {
+		fmt.Println(t.Name, t.Dtype, t.Shape)
+	}
+	// Output:
+	// blocks.0.attn.hook_pattern F32 [1 6 2 2]
+	// ln_final.hook_scale F32 [1 2 1]
 }
