@@ -18,6 +18,8 @@
 //	topn.go        the next-token distribution, top n candidates (gpt.Ranked)
 //	loss.go        the training loss curve (a Trainer's History)
 //	attention.go   attention weights from gpt.Trace: one head's (T, T) map, every head of a layer
+//	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
+//	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
 //
 // and the interactive versions (slider.go): SliderPositions, SliderBudget, SliderTemperature.
 // Each is a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript

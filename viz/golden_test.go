@@ -34,6 +34,8 @@ func TestGolden(t *testing.T) {
 		{"attention_heads.png", ExampleAttentionHeads},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
+		{"layermap.png", ExampleLayerMap},
+		{"logitlens.png", ExampleLogitLens},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}
