@@ -841,7 +841,9 @@ func (c *cellCtx) exprOnly(e ast.Expr) ast.Expr {
 		if j := c.jsonCall(e); j != ast.Expr(e) {
 			return j
 		}
-		c.minMaxArgs(e)
+		if mm := c.minMaxArgs(e); mm != ast.Expr(e) {
+			return mm
+		}
 		c.wrappedErrors(e)
 		c.displayArgs(e)
 		c.panicArg(e)
@@ -1139,25 +1141,46 @@ func (c *cellCtx) method(t, name string) *ast.FuncDecl {
 // minMaxArgs reorders the arguments of min and max (commutative) so that a non-constant one
 // comes first: the prelude's generic min/max infer T from the first argument, and min(3, x)
 // with x float64 must not make T int. All-constant calls with a float among them become float64.
-func (c *cellCtx) minMaxArgs(call *ast.CallExpr) {
+// A call on a named type of a compiled package (time.Duration) is computed on its underlying
+// type and converted back, time.Duration(min(int64(a), int64(b))): yaegi cannot instantiate the
+// prelude's generic function with a compiled named type. min(x) is x. It returns the call, or
+// what replaces it.
+func (c *cellCtx) minMaxArgs(call *ast.CallExpr) ast.Expr {
 	id, ok := call.Fun.(*ast.Ident)
-	if !ok || (id.Name != "min" && id.Name != "max") || c.s.funcs[id.Name] != nil || len(call.Args) < 2 {
-		return
+	if !ok || (id.Name != "min" && id.Name != "max") || c.s.funcs[id.Name] != nil || len(call.Args) < 1 {
+		return call
+	}
+	if len(call.Args) == 1 { // min(x) is x; the prelude's min(x, ys...) with no ys does not compile in yaegi
+		return &ast.ParenExpr{Lparen: call.Lparen, X: call.Args[0], Rparen: call.Rparen}
+	}
+	if named, ok := c.typeOf(call).(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() != "main" {
+		basic, isBasic := named.Underlying().(*types.Basic)
+		te := c.typeExpr(named)
+		if isBasic && te != nil {
+			for i, a := range call.Args {
+				call.Args[i] = &ast.CallExpr{Fun: ast.NewIdent(basic.Name()), Args: []ast.Expr{a}}
+			}
+			return &ast.CallExpr{Fun: te, Args: []ast.Expr{call}}
+		}
+	}
+	if len(call.Args) < 2 {
+		return call
 	}
 	if isConst(call.Args[0]) {
 		for i, a := range call.Args {
 			if !isConst(a) {
 				call.Args[0], call.Args[i] = call.Args[i], call.Args[0]
-				return
+				return call
 			}
 		}
 		for _, a := range call.Args {
 			if isFloatLit(a) {
 				call.Args[0] = &ast.CallExpr{Fun: ast.NewIdent("float64"), Args: []ast.Expr{call.Args[0]}}
-				return
+				return call
 			}
 		}
 	}
+	return call
 }
 
 func isConst(e ast.Expr) bool {
