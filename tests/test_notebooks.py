@@ -185,6 +185,8 @@ def test_04_the_generation_loop():
     keep = text(cell(nb, "for _, keep := range []int{24, 16, 8}"))
     counts = [int(x) for x in re.findall(r"keep +\d+: +(\d+) positions", keep)]
     assert len(counts) == 3 and counts[0] > counts[1] > counts[2], keep
+    rows = text(cell(nb, "study.Select(study.Rows(), []string{\"positions\", \"kv-cache\"})"))
+    assert rows.count("the study:") == 2 and "35,456" in rows, rows
     timing = text(cell(nb, "bestOf3 := func(f func()) time.Duration"))
     assert "load average before:" in timing and "load average after:" in timing, timing
 
