@@ -92,6 +92,20 @@ func TestGenerationStepper(t *testing.T) {
 	if s.Generated() != 0 {
 		t.Errorf("after Reset: %d tokens", s.Generated())
 	}
+
+	// A short window with the stale-cache bug on: the crops shift the cache, and the steps
+	// past the first crop forward one position each instead of re-prefilling the window.
+	front(t, s.Window.ModelID(), map[string]any{"value": 4.0})
+	front(t, s.Stale.ModelID(), map[string]any{"value": true})
+	click(s.ResetBtn.ModelID())
+	click(s.Step10.ModelID())
+	stale := s.gen.Positions()
+	front(t, s.Stale.ModelID(), map[string]any{"value": false})
+	click(s.ResetBtn.ModelID())
+	click(s.Step10.ModelID())
+	if right := s.gen.Positions(); stale >= right {
+		t.Errorf("window 4, 10 steps: %d positions with the stale crop, %d re-prefilling; want fewer stale", stale, right)
+	}
 }
 
 func TestTokenExplorer(t *testing.T) {

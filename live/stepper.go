@@ -9,8 +9,9 @@ import (
 )
 
 // A GenStepper is the generation stepper: a prompt box; Step, Step 10 and Reset buttons; the
-// sampling policy's controls (temperature, top-k, top-p, seed) and the KV cache on or off, which
-// take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
+// sampling policy's controls (temperature, top-k, top-p, seed), the KV cache on or off, the
+// window (to reach a crop in a few steps) and the stale-cache bug on or off (the cache cropped by
+// shifting, gpt.Generator.StaleCrop), which take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
 // positions forwarded, the cache's length and bytes, the top candidates).
 type GenStepper struct {
 	*widget.Box
@@ -18,6 +19,8 @@ type GenStepper struct {
 	Temperature, TopP      *widget.FloatSlider
 	TopK, Seed             *widget.IntSlider
 	Cached                 *widget.Checkbox
+	Window                 *widget.IntSlider // tokens the model sees; a crop past it
+	Stale                  *widget.Checkbox  // crop the cache by shifting it: the bug, to watch it
 	Step, Step10, ResetBtn *widget.Button
 	View                   *widget.Label // an HTML widget: the generator's table
 
@@ -35,6 +38,8 @@ func Stepper(model *gpt.Model, tok Tokenizer, prompt string) *GenStepper {
 		TopP:        widget.NewFloatSlider("top-p (1 off)", 0.05, 1, 0.05, 1),
 		Seed:        widget.NewIntSlider("seed", 0, 100, 1),
 		Cached:      widget.NewCheckbox("KV cache", true),
+		Window:      widget.NewIntSlider("window", 2, model.Config.BlockSize, model.Config.BlockSize),
+		Stale:       widget.NewCheckbox("stale-cache bug (crop by shifting)", false),
 		Step:        widget.NewButton("Step"),
 		Step10:      widget.NewButton("Step 10"),
 		ResetBtn:    widget.NewButton("Reset"),
@@ -43,7 +48,7 @@ func Stepper(model *gpt.Model, tok Tokenizer, prompt string) *GenStepper {
 		tok:         tok,
 	}
 	buttons := widget.NewHBox(s.Step, s.Step10, s.ResetBtn)
-	s.Box = widget.NewVBox(s.Prompt, s.Temperature, s.TopK, s.TopP, s.Seed, s.Cached, buttons, s.View)
+	s.Box = widget.NewVBox(s.Prompt, s.Temperature, s.TopK, s.TopP, s.Seed, s.Cached, s.Window, s.Stale, buttons, s.View)
 	s.Step.OnClick(func() { s.steps(1) })
 	s.Step10.OnClick(func() { s.steps(10) })
 	s.ResetBtn.OnClick(s.Reset)
@@ -70,6 +75,8 @@ func (s *GenStepper) Reset() {
 		return
 	}
 	g.Decoder = s.tok
+	g.Window = max(s.Window.Value(), len(ids))
+	g.StaleCrop = s.Stale.Value() && g.Cached
 	s.gen = g
 	s.View.SetValue(g.HTML())
 }
