@@ -166,6 +166,18 @@ func newGenerator(lm LanguageModel, prompt []int, p Policy) (*Generator, error) 
 		ids: append([]int(nil), prompt...), prompt: len(prompt)}, nil
 }
 
+// SetPolicy changes how the next tokens are picked, keeping everything generated so far and
+// the cache: the sampler restarts from the new policy's seed. A policy that does not validate
+// is an error and changes nothing.
+func (g *Generator) SetPolicy(p Policy) error {
+	s, err := NewSampler(p)
+	if err != nil {
+		return fmt.Errorf("gpt: generator: %w", err)
+	}
+	g.Policy, g.sampler = p, s
+	return nil
+}
+
 // check validates the settings once, before the first step.
 func (g *Generator) check() error {
 	if g.checked {

@@ -252,3 +252,40 @@ func TestStepString(t *testing.T) {
 		t.Errorf("String() = %q, want it to start %q", got, want)
 	}
 }
+
+// SetPolicy changes the policy between steps: the text so far stays, the next token follows
+// the new policy, and a policy that does not validate changes nothing.
+func TestGeneratorSetPolicy(t *testing.T) {
+	m, err := New(Tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Init(5, true)
+	g, err := NewGenerator(m, []int{1, 2, 3}, Policy{Temperature: 1.5, Seed: 3}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Steps(4); err != nil {
+		t.Fatal(err)
+	}
+	before := g.Generated()
+	if err := g.SetPolicy(Policy{Temperature: -1}); err == nil {
+		t.Error("a negative temperature was accepted")
+	}
+	if g.Policy.Temperature != 1.5 {
+		t.Errorf("a refused policy changed the generator's: %v", g.Policy)
+	}
+	if err := g.SetPolicy(Greedy); err != nil {
+		t.Fatal(err)
+	}
+	st, err := g.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Generated(); len(got) != 5 || !slices.Equal(got[:4], before) {
+		t.Errorf("generated %v after %v", got, before)
+	}
+	if st.Token != argmax(st.Logits) {
+		t.Errorf("greedy step picked %d, argmax is %d", st.Token, argmax(st.Logits))
+	}
+}

@@ -93,6 +93,13 @@ func TestGenerationStepper(t *testing.T) {
 		t.Errorf("after Reset: %d tokens", s.Generated())
 	}
 
+	// The policy changes without a Reset: the text so far stays, the next step uses it.
+	front(t, s.Temperature.ModelID(), map[string]any{"value": 0.0})
+	click(s.Step.ModelID())
+	if s.Generated() != 1 || s.gen.Policy.Temperature != 0 {
+		t.Errorf("after T = 0 and a step: %d tokens, policy %v", s.Generated(), s.gen.Policy)
+	}
+
 	// A short window with the stale-cache bug on: the crops shift the cache, and the steps
 	// past the first crop forward one position each instead of re-prefilling the window.
 	front(t, s.Window.ModelID(), map[string]any{"value": 4.0})

@@ -9,9 +9,10 @@ import (
 )
 
 // A GenStepper is the generation stepper: a prompt box; Step, Step 10 and Reset buttons; the
-// sampling policy's controls (temperature, top-k, top-p, seed), the KV cache on or off, the
-// window (to reach a crop in a few steps) and the stale-cache bug on or off (the cache cropped by
-// shifting, gpt.Generator.StaleCrop), which take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
+// sampling policy's controls (temperature, top-k, top-p, seed), which take effect at the next
+// step, keeping the text so far; and the KV cache on or off, the window (to reach a crop in a
+// few steps) and the stale-cache bug on or off (the cache cropped by shifting,
+// gpt.Generator.StaleCrop), which take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
 // positions forwarded, the cache's length and bytes, the top candidates).
 type GenStepper struct {
 	*widget.Box
@@ -52,16 +53,38 @@ func Stepper(model *gpt.Model, tok Tokenizer, prompt string) *GenStepper {
 	s.Step.OnClick(func() { s.steps(1) })
 	s.Step10.OnClick(func() { s.steps(10) })
 	s.ResetBtn.OnClick(s.Reset)
+	s.Temperature.OnChange(func(float64) { s.setPolicy() })
+	s.TopK.OnChange(func(int) { s.setPolicy() })
+	s.TopP.OnChange(func(float64) { s.setPolicy() })
+	s.Seed.OnChange(func(int) { s.setPolicy() })
 	s.Reset()
 	return s
 }
 
-// Reset starts again from the prompt with the controls' policy.
-func (s *GenStepper) Reset() {
+// policy is the sampling policy the controls show.
+func (s *GenStepper) policy() gpt.Policy {
 	p := gpt.Policy{Temperature: s.Temperature.Value(), TopK: s.TopK.Value(), Seed: uint64(s.Seed.Value())}
 	if tp := s.TopP.Value(); tp < 1 {
 		p.TopP = tp
 	}
+	return p
+}
+
+// setPolicy applies the controls' policy from the next step on.
+func (s *GenStepper) setPolicy() {
+	if s.gen == nil {
+		return
+	}
+	if err := s.gen.SetPolicy(s.policy()); err != nil {
+		s.View.SetValue(s.gen.HTML() + "<p>" + html.EscapeString(err.Error()) + "</p>")
+		return
+	}
+	s.View.SetValue(s.gen.HTML())
+}
+
+// Reset starts again from the prompt with the controls' policy.
+func (s *GenStepper) Reset() {
+	p := s.policy()
 	ids := s.tok.Encode(s.Prompt.Value())
 	if len(ids) == 0 {
 		s.gen = nil
