@@ -88,3 +88,20 @@ func TestInterruptInsideCompiledCodeIsReported(t *testing.T) {
 		t.Errorf("stderr %q does not say the interrupted cell is still in compiled code", r.stderr())
 	}
 }
+
+// A cell ended while its main goroutine sleeps in compiled code never runs on, not even its
+// deferred calls, though the run id is put back for the next cell.
+func TestStoppedCellDoesNotRunOn(t *testing.T) {
+	s := newSession(t)
+	if _, _, err := exec(t, s, "import (\"fmt\"; \"os\"; \"time\")\nn := 0"); err != nil {
+		t.Fatal(err)
+	}
+	code := "defer fmt.Println(\"cell deferred\")\ngo func() { os.Exit(7) }()\ntime.Sleep(700 * time.Millisecond)\nn = 1\nfmt.Println(\"after\")"
+	if _, _, err := exec(t, s, code); err == nil || !strings.Contains(err.Error(), "os.Exit(7)") {
+		t.Fatalf("err = %v, want the exit", err)
+	}
+	out, _, err := exec(t, s, "time.Sleep(time.Second)\nfmt.Println(n)")
+	if err != nil || out != "0\n" {
+		t.Errorf("a second later: %q, %v; want only 0 (no deferred call, no statement after the sleep)", out, err)
+	}
+}
