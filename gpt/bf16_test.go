@@ -116,8 +116,8 @@ func TestBF16Forward(t *testing.T) {
 	}
 }
 
-// Models made by Share run on separate goroutines at once: a BF16 one too, whose weights
-// are widened into scratch per block.
+// Models made by Share run on separate goroutines at once: a BF16 one too, whose bfloat16
+// weights they share.
 func TestShareConcurrent(t *testing.T) {
 	m := newTestModel(t, Tiny, 17)
 	ids := randomIDs(rand.New(rand.NewPCG(17, 17)), 48, Tiny.VocabSize)

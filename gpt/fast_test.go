@@ -100,3 +100,23 @@ func TestNaiveMatchesFastCached(t *testing.T) {
 		t.Errorf("cached logits: %d vs %d numbers, max |diff| %g", len(got), len(want), d)
 	}
 }
+
+// cpuPaths are the instruction paths of the fast kernels this machine can run, from the
+// portable one up: "go", "avx2", "avx512" (AVX-512 with BF16). use switches to one of them
+// and returns a function that restores the CPU's own.
+func cpuPaths() []string {
+	paths := []string{"go"}
+	if fast.HasAVX2 {
+		paths = append(paths, "avx2")
+	}
+	if fast.HasAVX512BF16 {
+		paths = append(paths, "avx512")
+	}
+	return paths
+}
+
+func useCPUPath(path string) (restore func()) {
+	avx2, avx512 := fast.HasAVX2, fast.HasAVX512BF16
+	fast.HasAVX2, fast.HasAVX512BF16 = path != "go", path == "avx512"
+	return func() { fast.HasAVX2, fast.HasAVX512BF16 = avx2, avx512 }
+}

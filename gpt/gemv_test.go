@@ -67,3 +67,44 @@ func BenchmarkGemv(b *testing.B) {
 		b.ReportMetric(float64(4*V*C)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 	})
 }
+
+// randomBF16 is n bfloat16 values of randomSlice(rng, n, scale), rounded.
+func randomBF16(rng *rand.Rand, n int, scale float64) []uint16 {
+	h := make([]uint16, n)
+	for i, x := range randomSlice(rng, n, scale) {
+		h[i] = float32ToBF16(x)
+	}
+	return h
+}
+
+// The bfloat16 products against their readable loops, on every instruction path this
+// machine has (portable Go, AVX2, AVX-512), with one row (the gemv kernels) and with
+// several (the sgemm, widening as it packs), on shapes that leave every kernel's tails.
+func TestMatmul16MatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, path := range cpuPaths() {
+		restore := useCPUPath(path)
+		for _, s := range [][3]int{{1, 1, 1}, {1, 3, 7}, {1, 4, 8}, {1, 5, 17}, {1, 48, 200}, {1, 192, 576}, {1, 67, 1061}, {1, 768, 2304},
+			{2, 5, 17}, {7, 67, 100}, {13, 300, 70}, {40, 96, 200}} {
+			N, C, OC := s[0], s[1], s[2]
+			inp, w, bias := randomSlice(rng, N*C, 1), randomBF16(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
+			for _, b := range [][]float32{bias, nil} {
+				got, want := randomSlice(rng, N*OC, 1), make([]float32, N*OC) // got starts dirty
+				matmulForward16(got, inp, w, b, N, C, OC)
+				naive(func() { matmulForward16(want, inp, w, b, N, C, OC) })
+				if d := maxDiff(got, want); d > 1e-4 {
+					t.Errorf("%s conv1d N=%d C=%d OC=%d bias=%v: max |diff| %g", path, N, C, OC, b != nil, d)
+				}
+			}
+			V := OC // the output layer: (V, C) rows, one dot product each
+			wte := randomBF16(rng, V*C, 0.1)
+			got, want := randomSlice(rng, N*V, 1), make([]float32, N*V)
+			logitsForward16(got, inp, wte, N, C, V)
+			naive(func() { logitsForward16(want, inp, wte, N, C, V) })
+			if d := maxDiff(got, want); d > 1e-4 {
+				t.Errorf("%s logits N=%d C=%d V=%d: max |diff| %g", path, N, C, V, d)
+			}
+		}
+		restore()
+	}
+}

@@ -42,11 +42,7 @@ func (m *Model) Init(seed uint64, scaled bool) {
 // Share returns a model with the same parameters and its own buffers, for running
 // forward passes on another goroutine.
 func (m *Model) Share() *Model {
-	s := &Model{Config: m.Config, Params: m.Params, Precision: m.Precision}
-	if m.w16 != nil {
-		s.w16 = m.w16.share(m.Config)
-	}
-	return s
+	return &Model{Config: m.Config, Params: m.Params, Precision: m.Precision, w16: m.w16}
 }
 
 // Output is what a forward pass returns.

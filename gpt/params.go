@@ -22,6 +22,10 @@ type Block struct {
 	CFcB       []float32 // h.N.mlp.c_fc.bias: (4*C)
 	MlpCProjW  []float32 // h.N.mlp.c_proj.weight: (4*C, C)
 	MlpCProjB  []float32 // h.N.mlp.c_proj.bias: (C)
+
+	// A BF16 model's block holds its four matrices here, as bfloat16 with the shapes above,
+	// and the fp32 fields of the matrices are nil (bf16.go).
+	cAttnW16, attnCProjW16, cFcW16, mlpCProjW16 []uint16
 }
 
 // Params is the slab and its named views.

@@ -12,3 +12,9 @@ func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
 	bias, c []float32, ldc int) {
 	panic("gpt/internal/fast: sgemmBias without AVX2")
 }
+
+// sgemmBias16 is never called off amd64, like sgemmBias.
+func sgemmBias16(tB bool, m, n, k int, a []float32, lda int, b []uint16, ldb int,
+	bias, c []float32, ldc int) {
+	panic("gpt/internal/fast: sgemmBias16 without AVX2")
+}
