@@ -55,6 +55,29 @@ func BenchmarkForwardSmall1024(b *testing.B) {
 	}
 }
 
+// BenchmarkForwardSmall1024Precision is BenchmarkForwardSmall1024 in fp32 and in bf16
+// (bfloat16 weights, activations rounded to bfloat16) side by side in one run:
+//
+//	go test -tags openblas -run '^$' -bench 'ForwardSmall1024Precision' -benchtime 3x ./gpt/
+func BenchmarkForwardSmall1024Precision(b *testing.B) {
+	ids := randomIDs(rand.New(rand.NewPCG(1, 1)), 1024, Small.VocabSize)
+	for _, p := range []Precision{FP32, BF16} {
+		b.Run(p.String(), func(b *testing.B) {
+			m := smallModel(b).WithPrecision(p)
+			if _, err := m.ForwardAll([][]int{ids}); err != nil { // warm the buffers
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := m.ForwardAll([][]int{ids}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
 // peakRSSMiB is the process's peak resident set (VmHWM in /proc/self/status, Linux), or 0.
 func peakRSSMiB() float64 {
 	status, err := os.ReadFile("/proc/self/status")

@@ -79,15 +79,16 @@ func randomBF16(rng *rand.Rand, n int, scale float64) []uint16 {
 
 // The bfloat16 products against their readable loops, on every instruction path this
 // machine has (portable Go, AVX2, AVX-512), with one row (the gemv kernels) and with
-// several (the sgemm, widening as it packs), on shapes that leave every kernel's tails.
+// several (the sgemm, widening as it packs; VDPBF16PS on pairs), on shapes that leave every kernel's tails.
 func TestMatmul16MatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, path := range cpuPaths() {
 		restore := useCPUPath(path)
 		for _, s := range [][3]int{{1, 1, 1}, {1, 3, 7}, {1, 4, 8}, {1, 5, 17}, {1, 48, 200}, {1, 192, 576}, {1, 67, 1061}, {1, 768, 2304},
-			{2, 5, 17}, {7, 67, 100}, {13, 300, 70}, {40, 96, 200}} {
+			{2, 5, 17}, {7, 67, 100}, {13, 300, 70}, {40, 96, 200}, {300, 901, 100}, {30, 900, 600}} {
 			N, C, OC := s[0], s[1], s[2]
 			inp, w, bias := randomSlice(rng, N*C, 1), randomBF16(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
+			roundBF16(inp) // a BF16 model's activations: the AVX-512 path multiplies them as bfloat16
 			for _, b := range [][]float32{bias, nil} {
 				got, want := randomSlice(rng, N*OC, 1), make([]float32, N*OC) // got starts dirty
 				matmulForward16(got, inp, w, b, N, C, OC)

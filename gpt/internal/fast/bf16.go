@@ -11,6 +11,9 @@ import (
 // model), and every product accumulates in float32:
 //
 //   - one row (a cached decode step): gemv16.go, widening the weights in registers;
+//   - many rows, AVX-512 BF16: VDPBF16PS on pairs of bfloat16 (dpbf16_amd64.go), the
+//     activations rounded to bfloat16 as they are packed (in a BF16 model they are
+//     bfloat16 values already);
 //   - many rows, AVX2: our sgemm, widening each 16-column panel of weights as it packs it
 //     (the panel is a few kB in cache, not a copy of the matrix);
 //   - many rows elsewhere: a strip of rows of the matrix widened at a time into a scratch,
@@ -30,7 +33,11 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 	if len(w) < C*OC {
 		panic("gpt/internal/fast: matmul16: weight slice too short")
 	}
-	if HasAVX2 && N > 1 {
+	switch {
+	case N > 1 && HasAVX512BF16:
+		dpGemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // dpbf16_amd64.go
+		return
+	case N > 1 && HasAVX2:
 		sgemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm_amd64.go
 		return
 	}
@@ -69,8 +76,10 @@ func Logits16(out []float32, ldo int, inp []float32, wte []uint16, N, C, V int) 
 	case N == 1:
 		gemvLogits16(out, inp, wte, C, V) // gemv16.go
 		return
+	case HasAVX512BF16:
+		dpGemmBias16(true, N, V, C, inp, C, wte, C, nil, out, ldo)
+		return
 	case HasAVX2:
-		// Split as gemmSplit would: sgemm splits its own work over the cores.
 		sgemmBias16(true, N, V, C, inp, C, wte, C, nil, out, ldo)
 		return
 	}
