@@ -24,8 +24,8 @@ func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
 func logitsNaive(out, inp, wte []float32, N, C, V int) {
 	naive(func() { logitsForward(out, inp, wte, N, C, V) })
 }
-func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
-	naive(func() { attentionForward(out, att, qkv, B, T, C, NH) })
+func attentionNaive(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
+	naive(func() { attentionForward(out, att, qkv, B, T, C, NH, bf16) })
 }
 func geluNaive(out, inp []float32, N int) { naive(func() { geluForward(out, inp, N) }) }
 

@@ -109,3 +109,34 @@ func TestMatmul16MatchesNaive(t *testing.T) {
 		restore()
 	}
 }
+
+// BenchmarkGemv16 is BenchmarkGemv with bfloat16 weights, on each instruction path, in GB/s
+// of weights read.
+func BenchmarkGemv16(b *testing.B) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	C, V := 768, 50257
+	for _, path := range cpuPaths()[1:] {
+		for _, s := range [][2]int{{C, 3 * C}, {C, 4 * C}, {4 * C, C}} {
+			in, out := s[0], s[1]
+			x, w := randomSlice(rng, in, 1), randomBF16(rng, in*out*16, 0.02) // 16 copies: past the cache
+			y := make([]float32, out)
+			b.Run(fmt.Sprintf("%s/conv1d/%dx%d", path, in, out), func(b *testing.B) {
+				defer useCPUPath(path)()
+				for i := 0; i < b.N; i++ {
+					k := i % 16
+					matmulForward16(y, x, w[k*in*out:(k+1)*in*out], nil, 1, in, out)
+				}
+				b.ReportMetric(float64(2*in*out)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
+		x, wte := randomSlice(rng, C, 1), randomBF16(rng, V*C, 0.02)
+		y := make([]float32, V)
+		b.Run(path+"/logits/50257x768", func(b *testing.B) {
+			defer useCPUPath(path)()
+			for i := 0; i < b.N; i++ {
+				logitsForward16(y, x, wte, 1, C, V)
+			}
+			b.ReportMetric(float64(2*V*C)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+	}
+}

@@ -82,3 +82,66 @@ func BenchmarkGenerateSmallPrecision(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeStagesSmall splits a cached decode step of GPT-2 Small (after an 11-token
+// prompt) into its stages, in each precision: the whole step, the 48 one-row products of
+// the blocks alone (on the model's own weights), and the output layer's alone. The rest of
+// the step (attention over the cache, LayerNorm, GELU, the bf16 rounding, the loop) is the
+// difference. Each is reported in ms, with the weight bytes it reads per ms as GB/s.
+//
+//	go test -tags openblas -run '^$' -bench 'DecodeStagesSmall' -benchtime 64x -count 3 ./gpt/
+func BenchmarkDecodeStagesSmall(b *testing.B) {
+	C, V, L := Small.Channels, Small.VocabSize, Small.Layers
+	for _, p := range []Precision{FP32, BF16} {
+		m := genBenchSmall(b)
+		if p == BF16 {
+			m = genBenchSmall16(b)
+		}
+		bytes := 4
+		if p == BF16 {
+			bytes = 2
+		}
+		x, y := make([]float32, 4*C), make([]float32, V)
+		for i := range x {
+			x[i] = RoundBF16(float32(i%7) * 0.1)
+		}
+		report := func(b *testing.B, weights int) {
+			ms := b.Elapsed().Seconds() * 1e3 / float64(b.N)
+			b.ReportMetric(ms, "ms/token")
+			b.ReportMetric(float64(bytes*weights)/ms/1e6, "GB/s")
+		}
+		b.Run(p.String()+"/step", func(b *testing.B) {
+			prompt := genPrompt(5, 11, V)
+			c := m.NewCache()
+			if _, err := m.ForwardCached(c, prompt); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c.n = 11
+				if _, err := m.ForwardCached(c, prompt[10:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, Small.NumParams())
+		})
+		b.Run(p.String()+"/blocks-products", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for l := 0; l < L; l++ {
+					w := m.block(l)
+					conv1D(y, x, w.CAttnW, w.cAttnW16, w.CAttnB, 1, C, 3*C)
+					conv1D(y, x, w.AttnCProjW, w.attnCProjW16, w.AttnCProjB, 1, C, C)
+					conv1D(y, x, w.CFcW, w.cFcW16, w.CFcB, 1, C, 4*C)
+					conv1D(y, x, w.MlpCProjW, w.mlpCProjW16, w.MlpCProjB, 1, 4*C, C)
+				}
+			}
+			report(b, L*12*C*C)
+		})
+		b.Run(p.String()+"/logits", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				m.logits(y, x, 1)
+			}
+			report(b, V*C)
+		})
+	}
+}

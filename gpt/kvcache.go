@@ -88,7 +88,7 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 				copy(kc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+C:t*3*C+2*C])
 				copy(vc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+2*C:t*3*C+3*C])
 			}
-			attentionCached(atty, qkv, kc, vc, n, pos0, C, NH)
+			attentionCached(atty, qkv, kc, vc, n, pos0, C, NH, m.Precision == BF16)
 		}
 		blockForward(la, x, m.block(l), attend, round, n, C)
 		x = la.residual3

@@ -197,7 +197,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 	x := a.encoded
 	for l := 0; l < cfg.Layers; l++ {
 		la := a.layer(l, C, NH)
-		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, B, T, C, NH) }
+		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, B, T, C, NH, m.Precision == BF16) }
 		blockForward(la, x, m.block(l), attend, round, N, C)
 		x = la.residual3
 	}
