@@ -58,6 +58,21 @@ func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) 
 	attend(out, nil, qkv, 3*C, kc, C, vc, C, n, pos0, C, NH, bf16)
 }
 
+// attentionCached16 is attentionCached over a BF16 model's cache, its keys and values
+// (pos0+n, C) in bfloat16, with bf16's roundings.
+func attentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
+	if useFast {
+		fast.AttentionCached16(out, qkv, kc, vc, n, pos0, C, NH)
+		return
+	}
+	m := (pos0 + n) * C
+	k, v := make([]float32, m), make([]float32, m)
+	for i := range k {
+		k[i], v[i] = bf16ToFloat32(kc[i]), bf16ToFloat32(vc[i])
+	}
+	attend(out, nil, qkv, 3*C, k, C, v, C, n, pos0, C, NH, true)
+}
+
 // attend is the attention of n queries at positions pos0…pos0+n-1 against the keys and
 // values of positions 0…pos0+n-1, rows strided:
 //

@@ -100,6 +100,13 @@ func TestBF16Forward(t *testing.T) {
 		}
 	}
 	c := b.NewCache()
+	if c.Precision != BF16 || c.Bytes() != CacheBytes(Tiny, Tiny.BlockSize, 2) || m.NewCache().Bytes() != CacheBytes(Tiny, Tiny.BlockSize, 4) {
+		t.Errorf("caches: bf16 %v %d bytes, fp32 %d bytes; want bf16 %d and %d (CacheBytes)", c.Precision, c.Bytes(),
+			m.NewCache().Bytes(), CacheBytes(Tiny, Tiny.BlockSize, 2), CacheBytes(Tiny, Tiny.BlockSize, 4))
+	}
+	if _, err := m.ForwardCached(c, ids); err == nil {
+		t.Error("an fp32 model ran on a bf16 cache")
+	}
 	got, err := b.ForwardCached(c, ids)
 	if err != nil {
 		t.Fatal(err)

@@ -79,6 +79,47 @@ func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) 
 	})
 }
 
+// AttentionCached16 is AttentionCached over a BF16 model's cache: kc, vc (pos0+n, C) in
+// bfloat16, the scores and probabilities rounded as Attention's bf16 says. A single query
+// (the decode step) reads the keys and values with the bf16 gemv kernels (gemv16.go);
+// more (a prompt) widen each head's keys and values into a scratch first.
+func AttentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
+	HS := C / NH
+	m := pos0 + n
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	scratch := make([][]float32, Workers())
+	For(NH, func(w, h int) {
+		if n == 1 {
+			if scratch[w] == nil {
+				scratch[w] = make([]float32, m)
+			}
+			s := scratch[w]
+			gemvDot16(s, qkv[h*HS:h*HS+HS], kc[h*HS:], C)
+			roundScores(s, scale)
+			softmaxCausal(s, m)
+			roundBF16(s)
+			o := out[h*HS : h*HS+HS]
+			clear(o)
+			gemvRows16(o, s, vc[h*HS:], C)
+			return
+		}
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, 2*m*HS+min(QBlock, n)*m)
+		}
+		k, v, s := scratch[w][:m*HS], scratch[w][m*HS:2*m*HS], scratch[w][2*m*HS:]
+		for t := 0; t < m; t++ {
+			for i := 0; i < HS; i++ {
+				k[t*HS+i], v[t*HS+i] = widen(kc[t*C+h*HS+i]), widen(vc[t*C+h*HS+i])
+			}
+		}
+		for t0 := 0; t0 < n; t0 += QBlock {
+			nq := min(QBlock, n-t0)
+			attendBlock(out[t0*C+h*HS:], C, nil, 0, qkv[t0*3*C+h*HS:], 3*C, k, HS, v, HS,
+				nq, pos0+t0, HS, s, true)
+		}
+	})
+}
+
 // attendBlock is the fused kernel for one head and nq consecutive queries, the first at
 // absolute position pos (keys and values start at position 0). Rows are strided:
 //

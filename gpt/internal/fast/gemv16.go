@@ -45,7 +45,9 @@ func gemvRows16(y, x []float32, w []uint16, ldw int) {
 		r4 = 0
 	}
 	gemvRows16Go(y[cv:], x[:r4], w[cv:], ldw) // the last few columns of the kernel's rows
-	gemvRows16Go(y, x[r4:], w[r4*ldw:], ldw)  // the remaining rows, whole
+	if r4 < rows {
+		gemvRows16Go(y, x[r4:], w[r4*ldw:], ldw) // the remaining rows, whole
+	}
 }
 
 // gemvRows16Go is gemvRows16 in plain Go.
