@@ -8,6 +8,30 @@ import (
 
 // bfloat16 is the top half of a float32: 1 sign bit, the same 8 exponent bits, 7 mantissa
 // bits. Converting a float32 keeps its range and rounds away 16 mantissa bits.
+//
+// What a BF16 model rounds, and where. "Rounded" is to the nearest bfloat16, ties to even;
+// every sum of products accumulates in float32 (float64 in the readable loops here):
+//
+//	weights       every parameter, once (WithPrecision, LoadAs, LoadHFAs), stored in 2 bytes
+//	embedding     wte[id] + wpe[t], summed in float32, rounded
+//	LayerNorm     its bf16 input's mean and variance in float64, (x-μ)/σ·w + b in float32, rounded
+//	products      c_attn, attn.c_proj, c_fc, mlp.c_proj: bf16 input · bf16 weight + bias, one
+//	              float32 sum, rounded once
+//	attention     each score q·k rounded, divided by √HS and rounded (exact for HS = 64); the
+//	              softmax in float32 over those, each probability rounded; Σ p·v in float32,
+//	              rounded
+//	GELU          in float32 from its bf16 input, rounded
+//	residual      x + attn(…) and x + mlp(…) in float32, rounded: the stream itself is bf16
+//	ln_f, logits  as LayerNorm and the products: the logits are bfloat16 values
+//	KV cache      the rounded keys and values, stored in bfloat16 (kvcache.go)
+//
+// That is what PyTorch computes for model.to(torch.bfloat16) on a CPU, op by op:
+// tests/bf16_compare.py gives each of PyTorch's ops our bf16 inputs and finds the same
+// output in the median for every product, the attention, GELU and the residual adds. The
+// exception is LayerNorm: Debian's torch 1.13 accumulates the moments of a bfloat16 row in
+// bfloat16 (PyTorch issue 77507, fixed in later releases), which moves its rstd by up to
+// ~1%, while ours are float64; over a whole forward that difference is carried into every
+// later activation.
 
 // float32ToBF16 rounds f to the nearest bfloat16, ties to even (the bf16 whose last
 // mantissa bit is 0). NaN stays NaN (quiet); ±Inf and values that round past the largest
