@@ -358,7 +358,25 @@ func (g *sgemm) packB16(dst []float32, p0, kc, j0, j1 int) {
 				}
 				clear(d[cols:])
 			}
-		default: // column j of op(B) is row j of B
+		case cols == nr: // column j of op(B) is row j of B: sixteen rows widened, then transposed
+			var rows [nr * 256]float32 // kc ≤ 256 when k > 768; else in pieces of 256 steps
+			for pc := 0; pc < kc; pc += 256 {
+				n := min(256, kc-pc)
+				for j := 0; j < nr; j++ {
+					for p, h := range g.b16[(jq+j)*g.ldb+p0+pc:][:n] {
+						rows[j*n+p] = widen(h)
+					}
+				}
+				n8 := n / 8
+				packBT16(n8, &rows[0], n, &panel[pc*nr])
+				for p := n8 * 8; p < n; p++ {
+					d := (*[nr]float32)(panel[(pc+p)*nr:])
+					for j := range d {
+						d[j] = rows[j*n+p]
+					}
+				}
+			}
+		default:
 			for j := 0; j < nr; j++ {
 				if j >= cols {
 					for p := 0; p < kc; p++ {
