@@ -1,6 +1,7 @@
 package fast
 
 import (
+	"math"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -99,6 +100,15 @@ func Logits16(out []float32, ldo int, inp []float32, wte []uint16, N, C, V int) 
 
 // strip16 holds the portable path's widened strip from call to call.
 var strip16 sync.Pool
+
+// toBF16 rounds f to the nearest bfloat16, ties to even (NaN stays NaN): gpt's float32ToBF16.
+func toBF16(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b&0x7fffffff > 0x7f800000 {
+		return b>>16 | 0x40
+	}
+	return (b + 0x7fff + (b>>16)&1) >> 16
+}
 
 // widenAll sets dst[i] to src[i] widened, split over the cores.
 func widenAll(dst []float32, src []uint16) {

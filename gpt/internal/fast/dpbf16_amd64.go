@@ -1,9 +1,6 @@
 package fast
 
-import (
-	"math"
-	"sync"
-)
+import "sync"
 
 // The many-row products of a BF16 model on CPUs with AVX-512 BF16 (HasAVX512BF16): out =
 // inp·op(W) + bias with W in bfloat16, on VDPBF16PS, which multiplies pairs of bfloat16 and
@@ -180,15 +177,6 @@ func (g *gemm16) kernels(ap, bp []uint32, kc2, i0, i1, j0, j1 int, set bool) {
 			}
 		}
 	}
-}
-
-// toBF16 rounds f to the nearest bfloat16, ties to even (NaN stays NaN): gpt's float32ToBF16.
-func toBF16(f float32) uint32 {
-	b := math.Float32bits(f)
-	if b&0x7fffffff > 0x7f800000 {
-		return b>>16 | 0x40
-	}
-	return (b + 0x7fff + (b>>16)&1) >> 16
 }
 
 // packA packs A[i0:i1, 2·q0 : 2·(q0+kc2)] rounded to bfloat16 as tiles of 12 rows,
