@@ -27,11 +27,12 @@ import (
 //
 // That is what PyTorch computes for model.to(torch.bfloat16) on a CPU, op by op:
 // tests/bf16_compare.py gives each of PyTorch's ops our bf16 inputs and finds the same
-// output in the median for every product, the attention, GELU and the residual adds. The
-// exception is LayerNorm: Debian's torch 1.13 accumulates the moments of a bfloat16 row in
-// bfloat16 (PyTorch issue 77507, fixed in later releases), which moves its rstd by up to
-// ~1%, while ours are float64; over a whole forward that difference is carried into every
-// later activation.
+// output in the median for every product, the attention and the residual adds. Two of
+// Debian's torch 1.13 ops round differently: its LayerNorm accumulates the moments of a
+// bfloat16 row in bfloat16 (PyTorch issue 77507, fixed in later releases), which moves its
+// rstd by up to ~1%, while ours are float64; and its tanh GELU rounds its intermediate
+// steps to bfloat16, while ours rounds the float32 GELU once. Over a whole forward the
+// LayerNorm difference is carried into every later activation (README, "bf16").
 
 // float32ToBF16 rounds f to the nearest bfloat16, ties to even (the bf16 whose last
 // mantissa bit is 0). NaN stays NaN (quiet); ±Inf and values that round past the largest
