@@ -82,7 +82,7 @@ func BenchmarkGenerateSmallPrecision(b *testing.B) {
 				m = genBenchSmall16(b)
 			}
 			prompt := genPrompt(5, 11, Small.VocabSize)
-			b.ResetTimer() // not the model's init
+			b.ResetTimer()            // not the model's init
 			var steps []time.Duration // each token's time: the median and best beside the mean
 			for i := 0; i < b.N; i++ {
 				g, err := NewGenerator(m, prompt, Greedy, true)
