@@ -24,9 +24,12 @@ import (
 //	att (B, NH, T, T)    the attention probabilities, saved for the backward pass; nil
 //	                     when not training (then no T×T matrix is ever allocated)
 //	qkv (B, T, 3*C)      q|k|v from attn.c_attn
-func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
+//
+// bf16 (a BF16 model) rounds inside, where PyTorch's attention on bfloat16 tensors does:
+// each score q·k to bfloat16, then the score divided by √HS, then each probability.
+func attentionForward(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 	if useFast {
-		fast.Attention(out, att, qkv, B, T, C, NH)
+		fast.Attention(out, att, qkv, B, T, C, NH, bf16)
 		return
 	}
 	for b := 0; b < B; b++ {
@@ -35,7 +38,7 @@ func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
 		if att != nil {
 			a = att[b*NH*T*T : (b+1)*NH*T*T]
 		}
-		attend(out[b*T*C:(b+1)*T*C], a, x, 3*C, x[C:], 3*C, x[2*C:], 3*C, T, 0, C, NH)
+		attend(out[b*T*C:(b+1)*T*C], a, x, 3*C, x[C:], 3*C, x[2*C:], 3*C, T, 0, C, NH, bf16)
 	}
 }
 
@@ -45,12 +48,29 @@ func attentionForward(out, att, qkv []float32, B, T, C, NH int) {
 //	out    (n, C)
 //	qkv    (n, 3*C)        only q is read; k and v were copied into the cache
 //	kc, vc (pos0+n, C)     the layer's keys and values
-func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
+//
+// bf16 rounds as in attentionForward.
+func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) {
 	if useFast {
-		fast.AttentionCached(out, qkv, kc, vc, n, pos0, C, NH)
+		fast.AttentionCached(out, qkv, kc, vc, n, pos0, C, NH, bf16)
 		return
 	}
-	attend(out, nil, qkv, 3*C, kc, C, vc, C, n, pos0, C, NH)
+	attend(out, nil, qkv, 3*C, kc, C, vc, C, n, pos0, C, NH, bf16)
+}
+
+// attentionCached16 is attentionCached over a BF16 model's cache, its keys and values
+// (pos0+n, C) in bfloat16, with bf16's roundings.
+func attentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
+	if useFast {
+		fast.AttentionCached16(out, qkv, kc, vc, n, pos0, C, NH)
+		return
+	}
+	m := (pos0 + n) * C
+	k, v := make([]float32, m), make([]float32, m)
+	for i := range k {
+		k[i], v[i] = bf16ToFloat32(kc[i]), bf16ToFloat32(vc[i])
+	}
+	attend(out, nil, qkv, 3*C, k, C, v, C, n, pos0, C, NH, true)
 }
 
 // attend is the attention of n queries at positions pos0…pos0+n-1 against the keys and
@@ -58,7 +78,7 @@ func attentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
 //
 //	out (n, C)                     q (n, C) stride qS
 //	att (NH, n, pos0+n) or nil     k, v (pos0+n, C) strides kS, vS
-func attend(out, att, q []float32, qS int, k []float32, kS int, v []float32, vS int, n, pos0, C, NH int) {
+func attend(out, att, q []float32, qS int, k []float32, kS int, v []float32, vS int, n, pos0, C, NH int, bf16 bool) {
 	HS := C / NH
 	scale := 1 / math.Sqrt(float64(HS))
 	m := pos0 + n // keys in all
@@ -75,6 +95,9 @@ func attend(out, att, q []float32, qS int, k []float32, kS int, v []float32, vS 
 					dot += float64(qt[i]) * float64(kj[i])
 				}
 				p[j] = dot * scale
+				if bf16 { // (q·k rounded) / √HS, rounded
+					p[j] = float64(RoundBF16(float32(float64(RoundBF16(float32(dot))) * scale)))
+				}
 				mx = math.Max(mx, p[j])
 			}
 			var sum float64
@@ -84,6 +107,9 @@ func attend(out, att, q []float32, qS int, k []float32, kS int, v []float32, vS 
 			}
 			for j := 0; j < seen; j++ {
 				p[j] /= sum
+				if bf16 {
+					p[j] = float64(RoundBF16(float32(p[j])))
+				}
 			}
 			o := out[t*C+h*HS : t*C+h*HS+HS]
 			for i := range o {

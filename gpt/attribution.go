@@ -126,11 +126,12 @@ func (c *ActivationCache) headResults(l, pos int) ([]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := c.model.block(l).AttnCProjW // (C, C): head h's rows are h·HS … (h+1)·HS-1
+	w := c.model.block(l) // attn.c_proj (C, C): head h's rows are h·HS … (h+1)·HS-1
 	out := make([]float32, NH*C)
 	for h := 0; h < NH; h++ {
 		zh := z.Data[pos*C+h*HS : pos*C+(h+1)*HS]
-		matmulForward(out[h*C:(h+1)*C], zh, w[h*HS*C:(h+1)*HS*C], nil, 1, HS, C)
+		wh, wh16 := w.headRowsOfCProj(h, HS, C)
+		conv1D(out[h*C:(h+1)*C], zh, wh, wh16, nil, 1, HS, C)
 	}
 	return out, nil
 }

@@ -2,12 +2,14 @@ package gpt
 
 import (
 	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+	"math"
 
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // forwardFLOPs counts the multiply-adds ×2 of a forward over T positions with all logits:
@@ -52,6 +54,34 @@ func BenchmarkForwardSmall1024(b *testing.B) {
 	b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	if mib := peakRSSMiB(); mib > 0 {
 		b.ReportMetric(mib, "peak-RSS-MiB")
+	}
+}
+
+// BenchmarkForwardSmall1024Precision is BenchmarkForwardSmall1024 in fp32 and in bf16
+// (bfloat16 weights, activations rounded to bfloat16) side by side in one run, with the
+// best of the iterations:
+//
+//	go test -tags openblas -run '^$' -bench 'ForwardSmall1024Precision' -benchtime 3x ./gpt/
+func BenchmarkForwardSmall1024Precision(b *testing.B) {
+	ids := randomIDs(rand.New(rand.NewPCG(1, 1)), 1024, Small.VocabSize)
+	for _, p := range []Precision{FP32, BF16} {
+		b.Run(p.String(), func(b *testing.B) {
+			m := smallModel(b).WithPrecision(p)
+			if _, err := m.ForwardAll([][]int{ids}); err != nil { // warm the buffers
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			best := time.Duration(math.MaxInt64)
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				if _, err := m.ForwardAll([][]int{ids}); err != nil {
+					b.Fatal(err)
+				}
+				best = min(best, time.Since(t))
+			}
+			b.ReportMetric(forwardFLOPs(Small, 1024)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			b.ReportMetric(best.Seconds(), "best-s")
+		})
 	}
 }
 

@@ -1,9 +1,38 @@
 package gpt
 
-import "math"
+import (
+	"math"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+)
 
 // bfloat16 is the top half of a float32: 1 sign bit, the same 8 exponent bits, 7 mantissa
 // bits. Converting a float32 keeps its range and rounds away 16 mantissa bits.
+//
+// What a BF16 model rounds, and where. "Rounded" is to the nearest bfloat16, ties to even;
+// every sum of products accumulates in float32 (float64 in the readable loops here):
+//
+//	weights       every parameter, once (WithPrecision, LoadAs, LoadHFAs), stored in 2 bytes
+//	embedding     wte[id] + wpe[t], summed in float32, rounded
+//	LayerNorm     its bf16 input's mean and variance in float64, (x-μ)/σ·w + b in float32, rounded
+//	products      c_attn, attn.c_proj, c_fc, mlp.c_proj: bf16 input · bf16 weight + bias, one
+//	              float32 sum, rounded once
+//	attention     each score q·k rounded, divided by √HS and rounded (exact for HS = 64); the
+//	              softmax in float32 over those, each probability rounded; Σ p·v in float32,
+//	              rounded
+//	GELU          in float32 from its bf16 input, rounded
+//	residual      x + attn(…) and x + mlp(…) in float32, rounded: the stream itself is bf16
+//	ln_f, logits  as LayerNorm and the products: the logits are bfloat16 values
+//	KV cache      the rounded keys and values, stored in bfloat16 (kvcache.go)
+//
+// That is what PyTorch computes for model.to(torch.bfloat16) on a CPU, op by op:
+// tests/bf16_compare.py gives each of PyTorch's ops our bf16 inputs and finds the same
+// output in the median for every product, the attention and the residual adds. Two of
+// Debian's torch 1.13 ops round differently: its LayerNorm accumulates the moments of a
+// bfloat16 row in bfloat16 (PyTorch issue 77507, fixed in later releases), which moves its
+// rstd by up to ~1%, while ours are float64; and its tanh GELU rounds its intermediate
+// steps to bfloat16, while ours rounds the float32 GELU once. Over a whole forward the
+// LayerNorm difference is carried into every later activation (README, "bf16").
 
 // float32ToBF16 rounds f to the nearest bfloat16, ties to even (the bf16 whose last
 // mantissa bit is 0). NaN stays NaN (quiet); ±Inf and values that round past the largest
@@ -23,67 +52,70 @@ func bf16ToFloat32(h uint16) float32 { return math.Float32frombits(uint32(h) << 
 // RoundBF16 returns f rounded to the nearest bfloat16 (ties to even), as a float32.
 func RoundBF16(f float32) float32 { return bf16ToFloat32(float32ToBF16(f)) }
 
-// roundBF16 rounds every element of x to bfloat16 in place.
+// roundBF16 rounds every element of x to bfloat16 in place (split over the cores).
 func roundBF16(x []float32) {
-	for i, f := range x {
-		x[i] = bf16ToFloat32(float32ToBF16(f))
-	}
-}
-
-// params16 holds a BF16 model's weights: one []uint16 slab in the layout of Params.
-type params16 struct {
-	data     []uint16 // every parameter as bfloat16, in checkpoint order
-	wte, wpe []uint16 // (V, C), (BlockSize, C)
-	lnfW     []uint16 // (C)
-	lnfB     []uint16 // (C)
-	blockOff []int    // offset of each block's first tensor in data
-	blockLen int      // parameters per block
-	tensors  []Tensor // the layout, Data nil
-
-	scratch *Params   // one block's worth of fp32, where block() widens the weights
-	lnf     []float32 // (2C): ln_f widened
-}
-
-func newParams16(p *Params, cfg Config) *params16 {
-	q := &params16{data: make([]uint16, len(p.Data)), tensors: Layout(cfg)}
-	parallel(len(p.Data), 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			q.data[i] = float32ToBF16(p.Data[i])
+	parallel(len(x), 1<<15, func(lo, hi int) {
+		for i, f := range x[lo:hi] {
+			x[lo+i] = bf16ToFloat32(float32ToBF16(f))
 		}
 	})
-	q.bind(cfg)
-	return q
 }
 
-// share returns the same bf16 weights with scratch buffers of its own.
-func (q *params16) share(cfg Config) *params16 {
-	s := *q
-	s.newScratch(cfg)
-	return &s
+// params16 holds a BF16 model's weights: one []uint16 slab in the layout of Params, and
+// no float32 copy of it. The four matrices of each block and the two tables are read in
+// bfloat16 by the products (matmulForward16, logitsForward16, encoderForward16); only the
+// vectors — the biases and LayerNorm parameters, 13·C a block and 2·C for ln_f, 0.08% of
+// GPT-2 Small's parameters — are kept widened as well, in vecs, because the element-wise
+// steps read them as float32.
+type params16 struct {
+	data       []uint16  // every parameter as bfloat16, in checkpoint order (Layout)
+	wte, wpe   []uint16  // (V, C), (BlockSize, C)
+	h          []Block   // each block: matrices in its *16 fields (views of data), vectors widened
+	lnfW, lnfB []float32 // (C) ln_f, widened
+	vecs       []float32 // the widened vectors, every block's then ln_f's
 }
 
-// newScratch allocates the fp32 buffers block() and finalNorm() widen weights into.
-func (q *params16) newScratch(cfg Config) {
-	// The scratch is a one-block Params whose views fall at the same relative offsets.
-	one := cfg
-	one.Layers = 1
-	q.scratch, _ = NewParams(one)
-	q.lnf = make([]float32, 2*cfg.Channels)
+// newParams16 rounds every parameter of p to bfloat16.
+func newParams16(p *Params, cfg Config) *params16 {
+	data := make([]uint16, len(p.Data))
+	parallel(len(p.Data), 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			data[i] = float32ToBF16(p.Data[i])
+		}
+	})
+	return bindParams16(data, cfg)
 }
 
-func (q *params16) bind(cfg Config) {
-	ts := q.tensors
-	view := func(t Tensor) []uint16 { return q.data[t.Offset : t.Offset+t.Size()] }
-	q.wte, q.wpe = view(ts[0]), view(ts[1])
-	n := len(ts)
-	q.lnfW, q.lnfB = view(ts[n-2]), view(ts[n-1])
-	q.blockOff = make([]int, cfg.Layers)
-	for l := range q.blockOff {
-		q.blockOff[l] = ts[2+tensorsPerBlock*l].Offset
+// bindParams16 points the views of a params16 into data (Layout(cfg) order) and widens
+// the vectors.
+func bindParams16(data []uint16, cfg Config) *params16 {
+	ts := Layout(cfg)
+	q := &params16{data: data, h: make([]Block, cfg.Layers)}
+	view := func(t Tensor) []uint16 { return data[t.Offset : t.Offset+t.Size() : t.Offset+t.Size()] }
+	vec := func(t Tensor) []float32 { // widen a vector onto the end of vecs
+		for _, h := range view(t) {
+			q.vecs = append(q.vecs, bf16ToFloat32(h))
+		}
+		n := len(q.vecs)
+		return q.vecs[n-t.Size() : n : n]
 	}
-	first, last := ts[2], ts[2+tensorsPerBlock-1]
-	q.blockLen = last.Offset + last.Size() - first.Offset
-	q.newScratch(cfg)
+	C := cfg.Channels
+	q.vecs = make([]float32, 0, cfg.Layers*13*C+2*C) // never grows: the views stay valid
+	q.wte, q.wpe = view(ts[0]), view(ts[1])
+	for l := range q.h {
+		t := ts[2+tensorsPerBlock*l : 2+tensorsPerBlock*(l+1)]
+		q.h[l] = Block{
+			Ln1W: vec(t[0]), Ln1B: vec(t[1]),
+			cAttnW16: view(t[2]), CAttnB: vec(t[3]),
+			attnCProjW16: view(t[4]), AttnCProjB: vec(t[5]),
+			Ln2W: vec(t[6]), Ln2B: vec(t[7]),
+			cFcW16: view(t[8]), CFcB: vec(t[9]),
+			mlpCProjW16: view(t[10]), MlpCProjB: vec(t[11]),
+		}
+	}
+	n := len(ts)
+	q.lnfW, q.lnfB = vec(ts[n-2]), vec(ts[n-1])
+	return q
 }
 
 // WithPrecision returns a model of the same weights computing in p, with its own buffers.
@@ -108,7 +140,7 @@ func (m *Model) WithPrecision(p Precision) *Model {
 }
 
 // WeightBytes is the memory the model's weights take: 4 bytes per parameter in FP32,
-// 2 in BF16.
+// 2 in BF16 (whose widened vectors add 4·(13·L+2)·C bytes, 0.5 MB for GPT-2 Small).
 func (m *Model) WeightBytes() int {
 	if m.Precision == BF16 {
 		return 2 * len(m.w16.data)
@@ -116,51 +148,67 @@ func (m *Model) WeightBytes() int {
 	return 4 * len(m.Params.Data)
 }
 
-// block returns the fp32 weights of block l: its views into Params, or in BF16 the block
-// widened into a scratch (valid until the next call).
+// block returns the weights of block l: views into Params, or in BF16 the bfloat16
+// matrices and widened vectors (the fp32 matrix fields nil).
 func (m *Model) block(l int) *Block {
-	if m.Precision != BF16 {
-		return &m.Params.H[l]
+	if m.Precision == BF16 {
+		return &m.w16.h[l]
 	}
-	q := m.w16
-	src := q.data[q.blockOff[l] : q.blockOff[l]+q.blockLen]
-	dst := q.scratch.Data[q.scratch.Tensors[2].Offset:]
-	parallel(len(src), 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			dst[i] = bf16ToFloat32(src[i])
-		}
-	})
-	return &q.scratch.H[0]
+	return &m.Params.H[l]
 }
 
 // finalNorm returns ln_f's weight and bias (C) in fp32.
 func (m *Model) finalNorm() (w, b []float32) {
-	if m.Precision != BF16 {
-		return m.Params.LnFW, m.Params.LnFB
+	if m.Precision == BF16 {
+		return m.w16.lnfW, m.w16.lnfB
 	}
-	q, C := m.w16, m.Config.Channels
-	for i := 0; i < C; i++ {
-		q.lnf[i], q.lnf[C+i] = bf16ToFloat32(q.lnfW[i]), bf16ToFloat32(q.lnfB[i])
-	}
-	return q.lnf[:C], q.lnf[C:]
+	return m.Params.LnFW, m.Params.LnFB
 }
 
 // logits applies the tied output layer to x (N, C), writing out (N, V).
 func (m *Model) logits(out, x []float32, N int) {
 	C, V := m.Config.Channels, m.Config.VocabSize
-	if m.Precision != BF16 {
-		logitsForward(out, x, m.Params.Wte, N, C, V)
+	if m.Precision == BF16 {
+		logitsForward16(out, x, m.w16.wte, N, C, V)
 		return
 	}
-	// BF16: widen wte a strip of rows at a time and multiply by the strip.
-	const strip = 4096
-	w := make([]float32, strip*C)
-	for v0 := 0; v0 < V; v0 += strip {
-		nv := min(strip, V-v0)
-		src := m.w16.wte[v0*C : (v0+nv)*C]
-		for i, h := range src {
-			w[i] = bf16ToFloat32(h)
+	logitsForward(out, x, m.Params.Wte, N, C, V)
+}
+
+// matmulForward16 is matmulForward with w (C, OC) in bfloat16: each weight widened
+// exactly, the products summed in float64 here and in float32 by the fast kernels.
+func matmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC int) {
+	if useFast {
+		fast.MatmulForward16(out, inp, w, bias, N, C, OC)
+		return
+	}
+	for n := 0; n < N; n++ {
+		for o := 0; o < OC; o++ {
+			var s float64
+			if bias != nil {
+				s = float64(bias[o])
+			}
+			for i := 0; i < C; i++ {
+				s += float64(inp[n*C+i]) * float64(bf16ToFloat32(w[i*OC+o]))
+			}
+			out[n*OC+o] = float32(s)
 		}
-		logitsStrip(out[v0:], V, x, w[:nv*C], N, C, nv)
+	}
+}
+
+// logitsForward16 is logitsForward with wte (V, C) in bfloat16.
+func logitsForward16(out, inp []float32, wte []uint16, N, C, V int) {
+	if useFast {
+		fast.Logits16(out, V, inp, wte, N, C, V)
+		return
+	}
+	for n := 0; n < N; n++ {
+		for v := 0; v < V; v++ {
+			var s float64
+			for i := 0; i < C; i++ {
+				s += float64(inp[n*C+i]) * float64(bf16ToFloat32(wte[v*C+i]))
+			}
+			out[n*V+v] = float32(s)
+		}
 	}
 }

@@ -100,6 +100,13 @@ func TestBF16Forward(t *testing.T) {
 		}
 	}
 	c := b.NewCache()
+	if c.Precision != BF16 || c.Bytes() != CacheBytes(Tiny, Tiny.BlockSize, 2) || m.NewCache().Bytes() != CacheBytes(Tiny, Tiny.BlockSize, 4) {
+		t.Errorf("caches: bf16 %v %d bytes, fp32 %d bytes; want bf16 %d and %d (CacheBytes)", c.Precision, c.Bytes(),
+			m.NewCache().Bytes(), CacheBytes(Tiny, Tiny.BlockSize, 2), CacheBytes(Tiny, Tiny.BlockSize, 4))
+	}
+	if _, err := m.ForwardCached(c, ids); err == nil {
+		t.Error("an fp32 model ran on a bf16 cache")
+	}
 	got, err := b.ForwardCached(c, ids)
 	if err != nil {
 		t.Fatal(err)
@@ -116,8 +123,8 @@ func TestBF16Forward(t *testing.T) {
 	}
 }
 
-// Models made by Share run on separate goroutines at once: a BF16 one too, whose weights
-// are widened into scratch per block.
+// Models made by Share run on separate goroutines at once: a BF16 one too, whose bfloat16
+// weights they share.
 func TestShareConcurrent(t *testing.T) {
 	m := newTestModel(t, Tiny, 17)
 	ids := randomIDs(rand.New(rand.NewPCG(17, 17)), 48, Tiny.VocabSize)
@@ -147,6 +154,49 @@ func TestShareConcurrent(t *testing.T) {
 			if got := <-results; got != nil && maxDiff(got, want.Logits) != 0 {
 				t.Errorf("%v: a shared model on its own goroutine gave different logits (max |diff| %g)", base.Precision, maxDiff(got, want.Logits))
 			}
+		}
+	}
+}
+
+// A BF16 model's forward, uncached and cached, on every instruction path this machine has
+// (portable Go, AVX2 widening the weights, AVX-512 with VDPBF16PS) against the readable
+// loops. Every op rounds its output to bfloat16, so a product summed in another order can
+// land one bfloat16 step away and carry that on: the logits agree to within a few bfloat16 steps
+// of the largest logit, not bit for bit.
+func TestBF16PathsMatchNaive(t *testing.T) {
+	cfg := Config{VocabSize: 512, BlockSize: 160, Layers: 2, Heads: 2, Channels: 64}
+	m := newTestModel(t, cfg, 21).WithPrecision(BF16)
+	ids := randomIDs(rand.New(rand.NewPCG(21, 21)), 150, cfg.VocabSize)
+	run := func() (all, cached []float32) {
+		out, err := m.ForwardAll([][]int{ids})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := m.NewCache()
+		if _, err := m.ForwardCached(c, ids[:140]); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids[140:] { // one-row steps: the gemv kernels
+			if cached, err = m.ForwardCached(c, []int{id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out.Logits, cached
+	}
+	var wantAll, wantCached []float32
+	naive(func() { wantAll, wantCached = run() })
+	scale := float64(0)
+	for _, x := range wantAll {
+		scale = math.Max(scale, math.Abs(float64(x)))
+	}
+	for _, path := range cpuPaths() {
+		restore := useCPUPath(path)
+		all, cached := run()
+		restore()
+		dAll, dCached := maxDiff(all, wantAll), maxDiff(cached, wantCached[:len(cached)])
+		t.Logf("%s: max |Δlogit| vs naive %.3g uncached, %.3g cached (largest |logit| %.3g)", path, dAll, dCached, scale)
+		if dAll > 0.01*scale || dCached > 0.01*scale {
+			t.Errorf("%s: bf16 logits differ from the naive loops by %g (uncached), %g (cached); want ≤ 1%% of %g", path, dAll, dCached, scale)
 		}
 	}
 }

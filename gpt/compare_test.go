@@ -76,3 +76,20 @@ func TestCompareBatch(t *testing.T) {
 	}
 	t.Log(c)
 }
+
+// BenchmarkComparePrecisionSmall is the study's bf16 row at GPT-2 Small's size: 200 greedy
+// steps in fp32 and in bf16 side by side (random init, 11-token prompt), in s per comparison.
+//
+//	go test -tags openblas -run '^$' -bench ComparePrecisionSmall -benchtime 1x ./gpt/
+func BenchmarkComparePrecisionSmall(b *testing.B) {
+	m := genBenchSmall(b)
+	bf := genBenchSmall16(b)
+	prompt := genPrompt(5, 11, Small.VocabSize)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ComparePrecision(m, bf, prompt, 200); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/compare")
+}

@@ -48,7 +48,7 @@
 //	repeat.go      FirstRepeat: where greedy decoding starts looping
 //	stream.go      GenerateText, GenerateChan: the streaming API
 //	precision.go   FP32 and BF16
-//	bf16.go        bfloat16 weights and activations
+//	bf16.go        bfloat16 weights and activations: what BF16 rounds and where, its products
 //	safetensors.go the safetensors format: reader and writer, not the model
 //	modelfile.go   a model in a file: LoadHF, Save, Load, Find
 //	open.go        Open: a model and its tokenizer from any of those files, by one rule
@@ -74,20 +74,21 @@
 //	m.Init(1337, true)                    // GPT-2's init, the residual projections scaled
 //	out, err := m.Forward(batch, targets) // logits (B, T, V) and the mean cross-entropy
 //	out, err = m.Forward(batch, nil)      // the last position's logits (B, 1, V) only
-//	c := m.NewCache()                     // one slab of 2·L·BlockSize·C float32
+//	c := m.NewCache()                     // one slab of 2·L·BlockSize·C numbers, in the model's precision
 //	logits, err := m.ForwardCached(c, ids) // only the new positions; c.Len() grows by len(ids)
 //	tr, err := m.Trace(ids, gpt.TraceOptions{Position: -1}) // norms by depth, attention, timings; tr.HTML()
 //	out, cache, err := m.RunWithCache(ids)     // every position's logits, and the named activations
 //	p := cache.MustGet("blocks.0.attn.hook_pattern") // (1, NH, T, T)
 //	out, err = m.RunWithHooks(ids, gpt.Hook{Name: "blocks.*.attn.hook_z", Fn: func(a *gpt.Activation) { … }})
 //	s, err := m.Stepper(ids)              // the forward one op at a time: s.Next(), s.RunTo(name), s.Run()
-//	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
+//	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, no fp32 copy; activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //
 // Speed: each step of the forward and backward is written here as plain loops, and one
 // branch away (fast.go) runs a fast kernel from gpt/internal/fast that computes the same
 // thing: a blocked AVX2 sgemm of our own where the CPU has AVX2 and FMA, gemv kernels that
-// stream the weights of a one-row product once, a fused causal attention, exponentials
+// stream the weights of a one-row product once (in bf16 at 2 bytes a weight), the bf16
+// products on AVX-512's VDPBF16PS where the CPU has it, a fused causal attention, exponentials
 // eight at a time, and a team of helper goroutines that splits each step over the cores.
 // The remaining products run on gonum's pure-Go BLAS, or OpenBLAS when built with
 // -tags openblas (as the Makefile does); the BLAS is the kernels' own, and importing gpt
@@ -98,6 +99,7 @@
 //	m, err := gpt.LoadHF(path)  // its model.safetensors (F32, F16 or BF16) as an fp32 model
 //	err = gpt.Save("gpt2-bf16.safetensors", m.WithPrecision(gpt.BF16), map[string]string{"tokenizer": "gpt2"})
 //	m, meta, err := gpt.Load("gpt2-bf16.safetensors") // the config comes from the file
+//	b, meta, err := gpt.LoadAs("gpt2-bf16.safetensors", gpt.BF16) // straight into bfloat16 (LoadHFAs likewise)
 //	m, tok, err := gpt.Open("testdata/gopher.safetensors") // any model file, with its tokenizer
 //	m, tok, about, err := gpt.Pretrained() // what a notebook runs: GPT-2 if found, else testdata/gopher.safetensors
 //

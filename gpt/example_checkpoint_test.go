@@ -56,6 +56,40 @@ func ExampleLoadHF() {
 	// Output: GPT-2 config: vocab 300, block 32, 2 layers, 2 heads, width 16
 }
 
+// LoadAs loads a model file straight into the precision asked for: a BF16 model holds only
+// its bfloat16 weights (no Params), and its KV cache is bfloat16 too.
+func ExampleLoadAs() {
+	m, _ := gpt.New(gpt.Tiny)
+	m.Init(1, true)
+	dir, _ := os.MkdirTemp("", "gpt-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "tiny.safetensors")
+	if err := gpt.Save(path, m, nil); err != nil {
+		fmt.Println(err)
+	}
+	b, _, err := gpt.LoadAs(path, gpt.BF16)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(b.Precision, "weights:", b.WeightBytes(), "bytes, fp32 Params:", b.Params != nil)
+	fmt.Println("cache:", b.NewCache().Bytes(), "bytes, fp32 model's:", m.NewCache().Bytes())
+	// Output:
+	// bf16 weights: 87808 bytes, fp32 Params: false
+	// cache: 16384 bytes, fp32 model's: 32768
+}
+
+// LoadHFAs reads a Hugging Face checkpoint into a BF16 model without a float32 copy.
+func ExampleLoadHFAs() {
+	m, err := gpt.LoadHFAs("testdata/reference/model.safetensors", gpt.BF16)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Config, m.Precision, m.WeightBytes())
+	// Output: GPT-2 config: vocab 300, block 32, 2 layers, 2 heads, width 16 bf16 23808
+}
+
 // OpenSafetensors reads only the header: the tensors' names, dtypes, shapes and where
 // their bytes are. HTML renders the same as a table in a notebook.
 func ExampleOpenSafetensors() {

@@ -24,8 +24,8 @@ func matmulNaive(out, inp, w, bias []float32, N, C, OC int) {
 func logitsNaive(out, inp, wte []float32, N, C, V int) {
 	naive(func() { logitsForward(out, inp, wte, N, C, V) })
 }
-func attentionNaive(out, att, qkv []float32, B, T, C, NH int) {
-	naive(func() { attentionForward(out, att, qkv, B, T, C, NH) })
+func attentionNaive(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
+	naive(func() { attentionForward(out, att, qkv, B, T, C, NH, bf16) })
 }
 func geluNaive(out, inp []float32, N int) { naive(func() { geluForward(out, inp, N) }) }
 
@@ -99,4 +99,24 @@ func TestNaiveMatchesFastCached(t *testing.T) {
 	if len(got) != len(want) || d > 1e-4 {
 		t.Errorf("cached logits: %d vs %d numbers, max |diff| %g", len(got), len(want), d)
 	}
+}
+
+// cpuPaths are the instruction paths of the fast kernels this machine can run, from the
+// portable one up: "go", "avx2", "avx512" (AVX-512 with BF16). use switches to one of them
+// and returns a function that restores the CPU's own.
+func cpuPaths() []string {
+	paths := []string{"go"}
+	if fast.HasAVX2 {
+		paths = append(paths, "avx2")
+	}
+	if fast.HasAVX512BF16 {
+		paths = append(paths, "avx512")
+	}
+	return paths
+}
+
+func useCPUPath(path string) (restore func()) {
+	avx2, avx512 := fast.HasAVX2, fast.HasAVX512BF16
+	fast.HasAVX2, fast.HasAVX512BF16 = path != "go", path == "avx512"
+	return func() { fast.HasAVX2, fast.HasAVX512BF16 = avx2, avx512 }
 }

@@ -2,7 +2,9 @@ package gpt
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 )
 
 // The Speed section of issue 5, beside tests/bench_generate.py (PyTorch on the same machine):
@@ -26,9 +28,23 @@ func genBenchSmall(b *testing.B) *Model {
 	return genBenchModel
 }
 
+var genBenchModel16 *Model
+
+// genBenchSmall16 is genBenchSmall's model in BF16.
+func genBenchSmall16(b *testing.B) *Model {
+	if genBenchModel16 == nil {
+		genBenchModel16 = genBenchSmall(b).WithPrecision(BF16)
+	}
+	return genBenchModel16
+}
+
 // benchGenerate times generating n tokens after a prompt of p tokens.
 func benchGenerate(b *testing.B, cached bool, p, n int) {
-	m := genBenchSmall(b)
+	benchGenerateModel(b, genBenchSmall(b), cached, p, n)
+}
+
+// benchGenerateModel is benchGenerate with model m.
+func benchGenerateModel(b *testing.B, m *Model, cached bool, p, n int) {
 	prompt := genPrompt(5, p, Small.VocabSize)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -51,4 +67,117 @@ func BenchmarkGenerateSmall(b *testing.B) {
 		b.Run(fmt.Sprintf("uncached/new=%d", n), func(b *testing.B) { benchGenerate(b, false, 11, n) })
 	}
 	b.Run("cached/prompt=1/new=1023", func(b *testing.B) { benchGenerate(b, true, 1, 1023) })
+}
+
+// BenchmarkGenerateSmallPrecision is the cached decode of BenchmarkGenerateSmall in fp32 and
+// in bf16 (weights read at 2 bytes each), side by side in one run, with the tokens/s of
+// the median step and the best step's time:
+//
+//	go test -tags openblas -run '^$' -bench 'GenerateSmallPrecision' -benchtime 1x -count 3 ./gpt/
+func BenchmarkGenerateSmallPrecision(b *testing.B) {
+	for _, p := range []Precision{FP32, BF16} {
+		b.Run(fmt.Sprintf("%v/cached/new=64", p), func(b *testing.B) {
+			m := genBenchSmall(b)
+			if p == BF16 {
+				m = genBenchSmall16(b)
+			}
+			prompt := genPrompt(5, 11, Small.VocabSize)
+			b.ResetTimer()            // not the model's init
+			var steps []time.Duration // each token's time: the median and best beside the mean
+			for i := 0; i < b.N; i++ {
+				g, err := NewGenerator(m, prompt, Greedy, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for range 64 {
+					t := time.Now()
+					if _, err := g.Step(); err != nil {
+						b.Fatal(err)
+					}
+					steps = append(steps, time.Since(t))
+				}
+			}
+			slices.Sort(steps)
+			b.ReportMetric(float64(64*b.N)/b.Elapsed().Seconds(), "tok/s")
+			b.ReportMetric(1/steps[len(steps)/2].Seconds(), "median-tok/s")
+			b.ReportMetric(steps[0].Seconds()*1e3, "best-ms/token")
+		})
+	}
+}
+
+// BenchmarkDecodeStagesSmall splits a cached decode step of GPT-2 Small (after an 11-token
+// prompt) into its stages, in each precision: the whole step, the 48 one-row products of
+// the blocks alone (on the model's own weights), and the output layer's alone. The rest of
+// the step (attention over the cache, LayerNorm, GELU, the bf16 rounding, the loop) is the
+// difference. Each is reported as the median and the best of its iterations in ms, with
+// the weight bytes it reads in the best as GB/s.
+//
+//	go test -tags openblas -run '^$' -bench 'DecodeStagesSmall' -benchtime 64x -count 3 ./gpt/
+func BenchmarkDecodeStagesSmall(b *testing.B) {
+	C, V, L := Small.Channels, Small.VocabSize, Small.Layers
+	for _, p := range []Precision{FP32, BF16} {
+		m := genBenchSmall(b)
+		if p == BF16 {
+			m = genBenchSmall16(b)
+		}
+		bytes := 4
+		if p == BF16 {
+			bytes = 2
+		}
+		x, y := make([]float32, 4*C), make([]float32, V)
+		for i := range x {
+			x[i] = RoundBF16(float32(i%7) * 0.1)
+		}
+		var times []time.Duration // of each iteration: on a shared machine the best and the median say more than the mean
+		report := func(b *testing.B, weights int) {
+			slices.Sort(times)
+			best := times[0].Seconds() * 1e3
+			b.ReportMetric(times[len(times)/2].Seconds()*1e3, "median-ms")
+			b.ReportMetric(best, "best-ms")
+			b.ReportMetric(float64(bytes*weights)/best/1e6, "best-GB/s")
+			times = times[:0]
+		}
+		timed := func(f func()) {
+			t := time.Now()
+			f()
+			times = append(times, time.Since(t))
+		}
+		b.Run(p.String()+"/step", func(b *testing.B) {
+			prompt := genPrompt(5, 11, V)
+			c := m.NewCache()
+			if _, err := m.ForwardCached(c, prompt); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c.n = 11
+				timed(func() {
+					if _, err := m.ForwardCached(c, prompt[10:]); err != nil {
+						b.Fatal(err)
+					}
+				})
+			}
+			report(b, Small.NumParams())
+		})
+		b.Run(p.String()+"/blocks-products", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				timed(func() {
+					for l := 0; l < L; l++ {
+						w := m.block(l)
+						conv1D(y, x, w.CAttnW, w.cAttnW16, w.CAttnB, 1, C, 3*C)
+						conv1D(y, x, w.AttnCProjW, w.attnCProjW16, w.AttnCProjB, 1, C, C)
+						conv1D(y, x, w.CFcW, w.cFcW16, w.CFcB, 1, C, 4*C)
+						conv1D(y, x, w.MlpCProjW, w.mlpCProjW16, w.MlpCProjB, 1, 4*C, C)
+					}
+				})
+			}
+			report(b, L*12*C*C)
+		})
+		b.Run(p.String()+"/logits", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				timed(func() { m.logits(y, x, 1) })
+			}
+			report(b, V*C)
+		})
+	}
 }

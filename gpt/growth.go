@@ -82,7 +82,7 @@ func ResidualGrowth(cfg Config, seed uint64, scaled bool, T int) (Growth, error)
 	blockTensors := blk.Tensors[2 : 2+tensorsPerBlock]
 	g := Growth{Config: cfg, Seed: seed, Scaled: scaled, T: T, Ratio: []float64{1}}
 	x := a.encoded
-	attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, cfg.Heads) }
+	attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, cfg.Heads, false) }
 	for l := 0; l < L; l++ {
 		for _, t := range blockTensors {
 			initTensor(rng, t, residStd)

@@ -315,13 +315,13 @@ func (r *hookRun) block(l int, x []float32, b *hookedBuffers) {
 	r.at(p+"hook_resid_mid", b.mid)
 
 	r.layerNorm(p+"ln2.", b.ln, b.scale, b.mid, w.Ln2W, w.Ln2B)
-	matmulForward(b.pre, b.ln, w.CFcW, w.CFcB, N, C, 4*C)
+	conv1D(b.pre, b.ln, w.CFcW, w.cFcW16, w.CFcB, N, C, 4*C)
 	round(b.pre)
 	r.at(p+"mlp.hook_pre", b.pre)
 	geluForward(b.post, b.pre, N*4*C)
 	round(b.post)
 	r.at(p+"mlp.hook_post", b.post)
-	matmulForward(b.mlpOut, b.post, w.MlpCProjW, w.MlpCProjB, N, 4*C, C)
+	conv1D(b.mlpOut, b.post, w.MlpCProjW, w.mlpCProjW16, w.MlpCProjB, N, 4*C, C)
 	round(b.mlpOut)
 	r.at(p+"hook_mlp_out", b.mlpOut)
 	residualForward(x, b.mid, b.mlpOut, N*C)
@@ -376,7 +376,7 @@ func (r *hookRun) attention(l int, p string, b *hookedBuffers, w *Block) {
 	round := r.m.rounder()
 
 	// q|k|v side by side, then each into its own (B, T, NH, HS) tensor.
-	matmulForward(b.qkv, b.ln, w.CAttnW, w.CAttnB, N, C, 3*C)
+	conv1D(b.qkv, b.ln, w.CAttnW, w.cAttnW16, w.CAttnB, N, C, 3*C)
 	round(b.qkv)
 	for n := 0; n < N; n++ {
 		copy(b.q[n*C:(n+1)*C], b.qkv[n*3*C:n*3*C+C])
@@ -441,7 +441,7 @@ func (r *hookRun) attention(l int, p string, b *hookedBuffers, w *Block) {
 	// attn.c_proj: with hook_result asked for, each head's z through its HS rows of the
 	// weight, then the sum over heads plus the bias; otherwise one product, z·W + bias.
 	if !r.wants(p + "hook_result") {
-		matmulForward(b.attnOut, b.z, w.AttnCProjW, w.AttnCProjB, N, C, C)
+		conv1D(b.attnOut, b.z, w.AttnCProjW, w.attnCProjW16, w.AttnCProjB, N, C, C)
 		round(b.attnOut)
 		return
 	}
@@ -450,7 +450,8 @@ func (r *hookRun) attention(l int, p string, b *hookedBuffers, w *Block) {
 	}
 	for h := 0; h < NH; h++ {
 		headRows(b.hzAll, b.z, h, N, HS, C)
-		matmulForward(b.hres, b.hzAll, w.AttnCProjW[h*HS*C:(h+1)*HS*C], nil, N, HS, C)
+		wh, wh16 := w.headRowsOfCProj(h, HS, C)
+		conv1D(b.hres, b.hzAll, wh, wh16, nil, N, HS, C)
 		for n := 0; n < N; n++ {
 			copy(b.result[(n*NH+h)*C:(n*NH+h+1)*C], b.hres[n*C:(n+1)*C])
 		}

@@ -73,7 +73,7 @@ func TestRunWithHooksChangeReachesEveryLaterOp(t *testing.T) {
 	check("blocks.1.attn.hook_k", k)
 	check("blocks.1.attn.hook_v", v)
 	att := make([]float32, NH*T*T)
-	attentionNaive(z, att, qkv, 1, T, C, NH)
+	attentionNaive(z, att, qkv, 1, T, C, NH, false)
 	check("blocks.1.attn.hook_pattern", att)
 	check("blocks.1.attn.hook_z", z)
 	matmulNaive(proj, z, w.AttnCProjW, w.AttnCProjB, T, C, C)

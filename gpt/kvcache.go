@@ -4,18 +4,30 @@ import "fmt"
 
 // KVCache holds the keys and values of every position a sequence has pushed through the
 // model, so that the next token attends to them without recomputing them. It is one
-// allocation of 2·L·BlockSize·C float32: for GPT-2 small 2·12·768 = 18,432 numbers,
-// ≈74 kB per position and ≈75 MB for 1,024 positions.
+// allocation of 2·L·BlockSize·C numbers: for GPT-2 small 2·12·768 = 18,432 numbers a
+// position, ≈74 kB in fp32 and ≈75 MB for 1,024 positions.
+//
+// A BF16 model's cache holds bfloat16, half the bytes (≈37 kB a position for Small): its
+// keys and values are bfloat16 values already (c_attn's output is rounded), so the cache
+// loses nothing, and the cached step reads it with the bf16 kernels. An FP32 model's cache
+// is float32, since rounding its keys would change its results.
 type KVCache struct {
-	Config Config
-	data   []float32 // (L, 2, BlockSize, C): per layer, its keys then its values
-	n      int       // positions held
+	Config    Config
+	Precision Precision // of the numbers held: the model's
+	data      []float32 // FP32: (L, 2, BlockSize, C), per layer its keys then its values
+	data16    []uint16  // BF16: the same layout in bfloat16
+	n         int       // positions held
 }
 
-// NewCache allocates an empty cache for one sequence of up to BlockSize positions.
+// NewCache allocates an empty cache for one sequence of up to BlockSize positions, in the
+// model's precision: CacheBytes(m.Config, BlockSize, 4 or 2) bytes.
 func (m *Model) NewCache() *KVCache {
 	c := m.Config
-	return &KVCache{Config: c, data: make([]float32, 2*c.Layers*c.BlockSize*c.Channels)}
+	numbers := 2 * c.Layers * c.BlockSize * c.Channels
+	if m.Precision == BF16 {
+		return &KVCache{Config: c, Precision: BF16, data16: make([]uint16, numbers)}
+	}
+	return &KVCache{Config: c, Precision: FP32, data: make([]float32, numbers)}
 }
 
 // Len is the number of positions in the cache.
@@ -24,8 +36,9 @@ func (c *KVCache) Len() int { return c.n }
 // Cap is the number of positions the cache can hold, the block size.
 func (c *KVCache) Cap() int { return c.Config.BlockSize }
 
-// Bytes is the memory the cache allocated: 4·2·L·BlockSize·C.
-func (c *KVCache) Bytes() int { return 4 * len(c.data) }
+// Bytes is the memory the cache allocated: 2·L·BlockSize·C numbers of 4 bytes (FP32) or
+// 2 (BF16).
+func (c *KVCache) Bytes() int { return 4*len(c.data) + 2*len(c.data16) }
 
 // Reset empties the cache, keeping its memory.
 func (c *KVCache) Reset() { c.n = 0 }
@@ -43,6 +56,12 @@ func (c *KVCache) DropOldest(n int) error {
 	}
 	C := c.Config.Channels
 	for l := 0; l < c.Config.Layers; l++ {
+		if c.Precision == BF16 {
+			k, v := c.full16(l)
+			copy(k, k[n*C:c.n*C])
+			copy(v, v[n*C:c.n*C])
+			continue
+		}
 		k, v := c.full(l)
 		copy(k, k[n*C:c.n*C])
 		copy(v, v[n*C:c.n*C])
@@ -52,18 +71,35 @@ func (c *KVCache) DropOldest(n int) error {
 }
 
 // Layer returns the keys and values of layer l, each (Len, C) with the heads side by side
-// (head h in channels h·HS … (h+1)·HS-1). They are views: they change as the cache grows.
+// (head h in channels h·HS … (h+1)·HS-1). In FP32 they are views, which change as the
+// cache grows; in BF16 they are copies, widened to float32.
 func (c *KVCache) Layer(l int) (k, v []float32) {
-	k, v = c.full(l)
 	C := c.Config.Channels
+	if c.Precision == BF16 {
+		k16, v16 := c.full16(l)
+		k, v = make([]float32, c.n*C), make([]float32, c.n*C)
+		for i := range k {
+			k[i], v[i] = bf16ToFloat32(k16[i]), bf16ToFloat32(v16[i])
+		}
+		return k, v
+	}
+	k, v = c.full(l)
 	return k[: c.n*C : c.n*C], v[: c.n*C : c.n*C]
 }
 
-// full returns layer l's key and value slabs, (BlockSize, C) each.
+// full returns layer l's key and value slabs, (BlockSize, C) each (FP32).
 func (c *KVCache) full(l int) (k, v []float32) {
 	n := c.Config.BlockSize * c.Config.Channels
 	k = c.data[2*l*n : (2*l+1)*n]
 	v = c.data[(2*l+1)*n : (2*l+2)*n]
+	return k, v
+}
+
+// full16 is full for a BF16 cache.
+func (c *KVCache) full16(l int) (k, v []uint16) {
+	n := c.Config.BlockSize * c.Config.Channels
+	k = c.data16[2*l*n : (2*l+1)*n]
+	v = c.data16[(2*l+1)*n : (2*l+2)*n]
 	return k, v
 }
 
@@ -91,14 +127,25 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	x := a.encoded
 	for l := 0; l < cfg.Layers; l++ {
 		la := a.layer(l, C, NH)
-		kc, vc := c.full(l)
 		attend := func(atty, _, qkv []float32) {
 			// Append this step's keys and values, then attend over everything cached.
+			if c.Precision == BF16 {
+				kc, vc := c.full16(l)
+				for t := 0; t < n; t++ {
+					for i := 0; i < C; i++ { // exact: qkv holds bfloat16 values
+						kc[(pos0+t)*C+i] = float32ToBF16(qkv[t*3*C+C+i])
+						vc[(pos0+t)*C+i] = float32ToBF16(qkv[t*3*C+2*C+i])
+					}
+				}
+				attentionCached16(atty, qkv, kc, vc, n, pos0, C, NH)
+				return
+			}
+			kc, vc := c.full(l)
 			for t := 0; t < n; t++ {
 				copy(kc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+C:t*3*C+2*C])
 				copy(vc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+2*C:t*3*C+3*C])
 			}
-			attentionCached(atty, qkv, kc, vc, n, pos0, C, NH)
+			attentionCached(atty, qkv, kc, vc, n, pos0, C, NH, m.Precision == BF16)
 		}
 		blockForward(la, x, m.block(l), attend, round, n, C)
 		x = la.residual3
@@ -123,6 +170,8 @@ func (m *Model) checkCached(op string, c *KVCache, ids []int) error {
 	switch {
 	case c.Config != cfg:
 		return fmt.Errorf("gpt: %s: cache made for %v, model is %v", op, c.Config, cfg)
+	case c.Precision != m.Precision:
+		return fmt.Errorf("gpt: %s: a %v cache for a %v model: make it with the model's NewCache", op, c.Precision, m.Precision)
 	case n == 0:
 		return fmt.Errorf("gpt: %s: no tokens", op)
 	case pos0+n > c.Cap():

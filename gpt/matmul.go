@@ -31,20 +31,24 @@ func matmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	}
 }
 
+// conv1D is matmulForward on a weight as the model stores it: w in FP32, or w16 in
+// bfloat16 when w is nil (a BF16 model, bf16.go).
+func conv1D(out, inp, w []float32, w16 []uint16, bias []float32, N, C, OC int) {
+	if w == nil {
+		matmulForward16(out, inp, w16, bias, N, C, OC)
+		return
+	}
+	matmulForward(out, inp, w, bias, N, C, OC)
+}
+
 // logitsForward applies the tied output layer: out = inp·wteᵀ (GPT-2's lm_head has no bias).
 //
 //	out (N, V)
 //	inp (N, C)   after ln_f
 //	wte (V, C)
 func logitsForward(out, inp, wte []float32, N, C, V int) {
-	logitsStrip(out, V, inp, wte, N, C, V)
-}
-
-// logitsStrip is logitsForward for V rows of the token table, writing row n of the output
-// at out[n·ldo:] (BF16 multiplies by the table a strip of rows at a time).
-func logitsStrip(out []float32, ldo int, inp, wte []float32, N, C, V int) {
 	if useFast {
-		fast.Logits(out, ldo, inp, wte, N, C, V)
+		fast.Logits(out, V, inp, wte, N, C, V)
 		return
 	}
 	for n := 0; n < N; n++ {
@@ -53,7 +57,7 @@ func logitsStrip(out []float32, ldo int, inp, wte []float32, N, C, V int) {
 			for i := 0; i < C; i++ {
 				s += float64(inp[n*C+i]) * float64(wte[v*C+i])
 			}
-			out[n*ldo+v] = float32(s)
+			out[n*V+v] = float32(s)
 		}
 	}
 }

@@ -42,11 +42,7 @@ func (m *Model) Init(seed uint64, scaled bool) {
 // Share returns a model with the same parameters and its own buffers, for running
 // forward passes on another goroutine.
 func (m *Model) Share() *Model {
-	s := &Model{Config: m.Config, Params: m.Params, Precision: m.Precision}
-	if m.w16 != nil {
-		s.w16 = m.w16.share(m.Config)
-	}
-	return s
+	return &Model{Config: m.Config, Params: m.Params, Precision: m.Precision, w16: m.w16}
 }
 
 // Output is what a forward pass returns.
@@ -201,7 +197,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 	x := a.encoded
 	for l := 0; l < cfg.Layers; l++ {
 		la := a.layer(l, C, NH)
-		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, B, T, C, NH) }
+		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, B, T, C, NH, m.Precision == BF16) }
 		blockForward(la, x, m.block(l), attend, round, N, C)
 		x = la.residual3
 	}

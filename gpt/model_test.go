@@ -72,7 +72,7 @@ func naiveForward(m *Model, ids []int) []float32 {
 		w := &p.H[l]
 		layernormForward(ln, nil, nil, x, w.Ln1W, w.Ln1B, T, C)
 		matmulNaive(qkv, ln, w.CAttnW, w.CAttnB, T, C, 3*C)
-		attentionNaive(atty, nil, qkv, 1, T, C, NH)
+		attentionNaive(atty, nil, qkv, 1, T, C, NH, false)
 		matmulNaive(proj, atty, w.AttnCProjW, w.AttnCProjB, T, C, C)
 		residualForward(x, x, proj, T*C)
 		layernormForward(ln, nil, nil, x, w.Ln2W, w.Ln2B, T, C)
@@ -112,8 +112,8 @@ func TestKernelsMatchNaive(t *testing.T) {
 		qkv := randomSlice(rng, B*T*3*C, 1)
 		got, want := make([]float32, B*T*C), make([]float32, B*T*C)
 		gotAtt, wantAtt := make([]float32, B*NH*T*T), make([]float32, B*NH*T*T)
-		attentionForward(got, gotAtt, qkv, B, T, C, NH)
-		attentionNaive(want, wantAtt, qkv, B, T, C, NH)
+		attentionForward(got, gotAtt, qkv, B, T, C, NH, false)
+		attentionNaive(want, wantAtt, qkv, B, T, C, NH, false)
 		if d := maxDiff(got, want); d > 1e-5 {
 			t.Errorf("attention T=%d: out max |diff| %g", T, d)
 		}
@@ -121,7 +121,7 @@ func TestKernelsMatchNaive(t *testing.T) {
 			t.Errorf("attention T=%d: att max |diff| %g", T, d)
 		}
 		noAtt := make([]float32, B*T*C)
-		attentionForward(noAtt, nil, qkv, B, T, C, NH)
+		attentionForward(noAtt, nil, qkv, B, T, C, NH, false)
 		if d := maxDiff(noAtt, got); d != 0 {
 			t.Errorf("attention T=%d: without att differs by %g", T, d)
 		}

@@ -55,7 +55,13 @@ type hfConfig struct {
 // in all four released sizes. The buffers h.N.attn.bias and h.N.attn.masked_bias are
 // skipped; lm_head.weight, when present, must equal wte.weight. Tensors stream from the
 // file into the model 1 MB at a time: loading Small peaks at about 1.02× its 498 MB.
-func LoadHF(path string) (*Model, error) {
+func LoadHF(path string) (*Model, error) { return LoadHFAs(path, FP32) }
+
+// LoadHFAs is LoadHF into a model computing in p. In BF16 each tensor streams from the file
+// straight into the model's bfloat16 slab (F32 and F16 rounded to nearest even, BF16 as it
+// is), 1 MB at a time: no float32 copy of the weights is ever held, and loading Small takes
+// its 249 MB.
+func LoadHFAs(path string, p Precision) (*Model, error) {
 	s, err := OpenSafetensors(path)
 	if err != nil {
 		return nil, err
@@ -75,9 +81,21 @@ func LoadHF(path string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.load(plan, p)
+}
+
+// load makes a model of plan's config computing in p and streams the tensors into it.
+func (s *Safetensors) load(plan loadPlan, p Precision) (*Model, error) {
+	if p == BF16 {
+		data := make([]uint16, plan.cfg.NumParams())
+		if err := s.fill16(data, plan); err != nil {
+			return nil, err
+		}
+		return &Model{Config: plan.cfg, Precision: BF16, w16: bindParams16(data, plan.cfg)}, nil
+	}
 	m, err := New(plan.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("gpt: load %s: %w", path, err)
+		return nil, fmt.Errorf("gpt: load %s: %w", s.Name, err)
 	}
 	if err := s.fill(m.Params, plan); err != nil {
 		return nil, err
@@ -130,6 +148,44 @@ func planLoad(s *Safetensors, given *hfConfig) (loadPlan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// fill16 is fill for a BF16 model: each tensor of plan streams into data (Layout order)
+// through a 1 MB float32 chunk, rounded to bfloat16; lm_head.weight, rounded, must equal wte.
+func (s *Safetensors) fill16(data []uint16, plan loadPlan) error {
+	buf := make([]byte, chunkBytes)
+	chunk := make([]float32, chunkBytes/4)
+	read := func(t SafeTensor, dst []uint16, check bool) error {
+		for off := 0; off < len(dst); off += len(chunk) {
+			x := chunk[:min(len(chunk), len(dst)-off)]
+			if err := s.readRange(t, off, x, buf); err != nil {
+				return err
+			}
+			for i, v := range x {
+				h := float32ToBF16(v)
+				if !check {
+					dst[off+i] = h
+					continue
+				}
+				if w := dst[off+i]; h != w && !(v != v && bf16ToFloat32(w) != bf16ToFloat32(w)) {
+					C, j := plan.cfg.Channels, off+i
+					return s.errorf(t.Name, "differs from wte.weight at [%d %d] (%g, %g): an untied output layer is not GPT-2",
+						j/C, j%C, bf16ToFloat32(h), bf16ToFloat32(w))
+				}
+			}
+		}
+		return nil
+	}
+	for i, t := range Layout(plan.cfg) {
+		if err := read(plan.src[i], data[t.Offset:t.Offset+t.Size()], false); err != nil {
+			return err
+		}
+	}
+	if plan.lmHead == nil {
+		return nil
+	}
+	V, C := plan.cfg.VocabSize, plan.cfg.Channels
+	return read(*plan.lmHead, data[:V*C], true)
 }
 
 // isMaskBuffer reports whether name is h.N.attn.bias or h.N.attn.masked_bias, the causal
@@ -299,7 +355,12 @@ func Save(path string, m *Model, meta map[string]string) error {
 
 // Load reads a checkpoint written by Save into an FP32 model (BF16 weights widen exactly),
 // and returns the file's __metadata__ as well: the config keys and whatever Save was given.
-func Load(path string) (*Model, map[string]string, error) {
+func Load(path string) (*Model, map[string]string, error) { return LoadAs(path, FP32) }
+
+// LoadAs is Load into a model computing in p: in BF16 the weights stream from the file into
+// bfloat16 without a float32 copy, as in LoadHFAs. Save(path, m) of a BF16 model and
+// LoadAs(path, BF16) give back the same bits.
+func LoadAs(path string, p Precision) (*Model, map[string]string, error) {
 	s, err := OpenSafetensors(path)
 	if err != nil {
 		return nil, nil, err
@@ -327,11 +388,8 @@ func Load(path string) (*Model, map[string]string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := New(plan.cfg)
+	m, err := s.load(plan, p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("gpt: load %s: %w", path, err)
-	}
-	if err := s.fill(m.Params, plan); err != nil {
 		return nil, nil, err
 	}
 	return m, s.Metadata, nil

@@ -2,6 +2,7 @@ package gpt
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -126,4 +127,62 @@ func rss(b *testing.B, field string) float64 {
 	}
 	b.Fatalf("/proc/self/status has no %s", field)
 	return 0
+}
+
+// BenchmarkMemorySmall is the memory of GPT-2 Small (random init, saved to a temporary
+// file and loaded from it) in each precision: the resident bytes the loaded model adds
+// (VmRSS after minus before, after a GC), the peak while loading, and the peak (VmHWM) of
+// one forward over 1,024 positions with every position's logits. A BF16 model is loaded
+// straight into bfloat16 with LoadAs, from the file Save wrote of it.
+//
+//	go test -run '^$' -bench MemorySmall -benchtime 1x ./gpt/
+func BenchmarkMemorySmall(b *testing.B) {
+	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
+		b.Skip("needs Linux's /proc/self/clear_refs to measure peak RSS")
+	}
+	dir := b.TempDir()
+	files := map[Precision]string{FP32: filepath.Join(dir, "fp32.safetensors"), BF16: filepath.Join(dir, "bf16.safetensors")}
+	func() { // write both files, then drop the model
+		m, err := New(Small)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Init(1337, true)
+		for p, path := range files {
+			if err := Save(path, m.WithPrecision(p), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}()
+	ids := randomIDs(rand.New(rand.NewPCG(1, 1)), 1024, Small.VocabSize)
+	for _, p := range []Precision{FP32, BF16} {
+		b.Run(p.String(), func(b *testing.B) {
+			for range b.N {
+				runtime.GC()
+				debug.FreeOSMemory()
+				before := rss(b, "VmRSS")
+				if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+					b.Fatal(err)
+				}
+				m, _, err := LoadAs(files[p], p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				loadPeak := rss(b, "VmHWM") - before
+				runtime.GC()
+				model := rss(b, "VmRSS") - before
+				if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := m.ForwardAll([][]int{ids}); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(model/1e6, "model-RSS-MB")
+				b.ReportMetric(loadPeak/1e6, "load-peak-MB")
+				b.ReportMetric(rss(b, "VmHWM")/1e6, "forward1024-VmHWM-MB")
+				b.ReportMetric(before/1e6, "RSS-before-MB")
+				m = nil
+			}
+		})
+	}
 }

@@ -188,6 +188,14 @@ func TestLoadHFDtypes(t *testing.T) {
 			if d := maxDiff(m.Params.Data, roundTo(want.Params.Data, dtype)); d != 0 {
 				t.Errorf("%s prefixed=%v: weights differ from the rounded ones by %g", dtype, prefixed, d)
 			}
+			// Straight into bfloat16: the same bits as rounding the fp32 model's weights.
+			m16, err := LoadHFAs(path, BF16)
+			if err != nil {
+				t.Fatalf("%s prefixed=%v: LoadHFAs BF16: %v", dtype, prefixed, err)
+			}
+			if m16.Precision != BF16 || m16.Params != nil || !slices.Equal(m16.w16.data, m.WithPrecision(BF16).w16.data) {
+				t.Errorf("%s prefixed=%v: LoadHFAs BF16 differs from WithPrecision(BF16) of the fp32 load", dtype, prefixed)
+			}
 			out, err := m.Forward(ref.IDs, ref.Targets)
 			if err != nil {
 				t.Fatal(err)
@@ -378,6 +386,16 @@ func TestSaveLoad(t *testing.T) {
 		}
 		if gotMeta["tokenizer"] != "gpt2" || gotMeta["n_layer"] != "2" || gotMeta["format"] != "gptnotes" {
 			t.Errorf("%s: metadata %v", c.path, gotMeta)
+		}
+	}
+	// Loaded as BF16, from either file: the bits of WithPrecision(BF16), and no fp32 Params.
+	for _, path := range []string{f32, bf16} {
+		got, _, err := LoadAs(path, BF16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Params != nil || got.Precision != BF16 || !slices.Equal(got.w16.data, m.WithPrecision(BF16).w16.data) {
+			t.Errorf("%s: LoadAs BF16 differs from WithPrecision(BF16)", path)
 		}
 	}
 	// A shipped BF16 model computes exactly as the model it was saved from.

@@ -22,6 +22,20 @@ type Block struct {
 	CFcB       []float32 // h.N.mlp.c_fc.bias: (4*C)
 	MlpCProjW  []float32 // h.N.mlp.c_proj.weight: (4*C, C)
 	MlpCProjB  []float32 // h.N.mlp.c_proj.bias: (C)
+
+	// A BF16 model's block holds its four matrices here, as bfloat16 with the shapes above,
+	// and the fp32 fields of the matrices are nil (bf16.go).
+	cAttnW16, attnCProjW16, cFcW16, mlpCProjW16 []uint16
+}
+
+// headRowsOfCProj returns head h's rows of attn.c_proj's weight, (HS, C): the fp32 view, or
+// the bf16 one (and a nil fp32 view) in a BF16 model, as conv1D takes them.
+func (b *Block) headRowsOfCProj(h, HS, C int) ([]float32, []uint16) {
+	lo, hi := h*HS*C, (h+1)*HS*C
+	if b.AttnCProjW == nil {
+		return nil, b.attnCProjW16[lo:hi]
+	}
+	return b.AttnCProjW[lo:hi], nil
 }
 
 // Params is the slab and its named views.

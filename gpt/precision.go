@@ -6,9 +6,9 @@ type Precision int
 const (
 	// FP32: weights and activations in float32.
 	FP32 Precision = iota
-	// BF16: weights stored as bfloat16 (2 bytes per parameter) and every activation rounded
-	// to bfloat16 after each op, with products accumulated in float32, as a bf16 run on a
-	// CPU does.
+	// BF16: weights stored as bfloat16 (2 bytes per parameter, no float32 copy) and every
+	// activation rounded to bfloat16 after each op, with products accumulated in float32,
+	// as PyTorch's model.to(torch.bfloat16) does on a CPU; bf16.go lists every rounding.
 	BF16
 )
 

@@ -135,7 +135,7 @@ func TestStepperChangeReachesLogits(t *testing.T) {
 		w := &m.Params.H[l]
 		layernormForward(ln, nil, nil, x, w.Ln1W, w.Ln1B, T, C)
 		matmulNaive(qkv, ln, w.CAttnW, w.CAttnB, T, C, 3*C)
-		attentionNaive(atty, nil, qkv, 1, T, C, NH)
+		attentionNaive(atty, nil, qkv, 1, T, C, NH, false)
 		matmulNaive(proj, atty, w.AttnCProjW, w.AttnCProjB, T, C, C)
 		residualForward(x, x, proj, T*C)
 		layernormForward(ln, nil, nil, x, w.Ln2W, w.Ln2B, T, C)

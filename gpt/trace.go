@@ -77,7 +77,7 @@ func (m *Model) Trace(ids []int, opts TraceOptions) (*Trace, error) {
 	for l := 0; l < cfg.Layers; l++ {
 		start := time.Now()
 		la := a.layer(l, C, NH)
-		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, NH) }
+		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, NH, m.Precision == BF16) }
 		blockForward(la, x, m.block(l), attend, round, T, C)
 		tr.Stages = append(tr.Stages, Stage{fmt.Sprintf("block %d", l+1), time.Since(start)})
 		x = la.residual3

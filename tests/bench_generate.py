@@ -5,7 +5,10 @@ batch 1) with and without a KV cache, timed on this machine, to set beside
 
 Not a test (pytest does not collect bench_*.py). Run it with Debian's Python:
 
-    /usr/bin/python3 tests/bench_generate.py [--new 64 256 512] [--no-uncached] [--long]
+    /usr/bin/python3 tests/bench_generate.py [--new 64 256 512] [--no-uncached] [--long] [--bf16]
+
+--bf16 casts the model with .to(torch.bfloat16), beside the Go benchmark
+BenchmarkGenerateSmallPrecision.
 
 Torch runs on 2 threads with OMP_WAIT_POLICY=PASSIVE (set by torch_gpt2: without it Debian's
 torch spin-waits against OpenBLAS's threads).
@@ -52,14 +55,17 @@ def main():
     ap.add_argument("--no-uncached", action="store_true", help="skip the uncached loops")
     ap.add_argument("--long", action="store_true", help="also 1,023 tokens with the cache after a 1-token prompt")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--bf16", action="store_true", help="run the model cast to bfloat16")
     args = ap.parse_args()
 
     banner = setup_torch(args.threads)
     torch.manual_seed(1337)
     model = GPT(**SMALL).eval()
+    if args.bf16:
+        model = model.to(torch.bfloat16)
     g = torch.Generator().manual_seed(5)
     prompt = torch.randint(V, (11,), generator=g).tolist()
-    print(banner)
+    print(banner + (", bf16" if args.bf16 else ", fp32"))
     timed(model, prompt, 4, True)  # warm up
 
     for n in args.new:

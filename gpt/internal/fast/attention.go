@@ -23,10 +23,13 @@ const QBlock = 64
 //	att (B, NH, T, T)    the attention probabilities, saved for the backward pass; nil
 //	                     when not training (then no T×T matrix is ever allocated)
 //	qkv (B, T, 3*C)      q|k|v from attn.c_attn
-func Attention(out, att, qkv []float32, B, T, C, NH int) {
+//
+// bf16 rounds as PyTorch's bfloat16 attention does: the scores q·k to bfloat16, then
+// divided by √HS and rounded again, and the probabilities (see roundScores).
+func Attention(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 	HS := C / NH
 	if usePacked(HS) {
-		attentionPacked(out, att, qkv, B, T, C, NH) // attention_packed_amd64.go
+		attentionPacked(out, att, qkv, B, T, C, NH, bf16) // attention_packed_amd64.go
 		return
 	}
 	nBlocks := (T + QBlock - 1) / QBlock
@@ -47,7 +50,7 @@ func Attention(out, att, qkv []float32, B, T, C, NH int) {
 			qkv[base+t0*3*C+h*HS:], 3*C,
 			qkv[base+C+h*HS:], 3*C,
 			qkv[base+2*C+h*HS:], 3*C,
-			nq, t0, HS, scratch[w])
+			nq, t0, HS, scratch[w], bf16)
 	})
 }
 
@@ -57,7 +60,7 @@ func Attention(out, att, qkv []float32, B, T, C, NH int) {
 //	out    (n, C)
 //	qkv    (n, 3*C)        only q is read; k and v were copied into the cache
 //	kc, vc (pos0+n, C)     the layer's keys and values
-func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
+func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) {
 	HS := C / NH
 	nBlocks := (n + QBlock - 1) / QBlock
 	scratch := make([][]float32, Workers())
@@ -72,7 +75,48 @@ func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
 			qkv[t0*3*C+h*HS:], 3*C,
 			kc[h*HS:], C,
 			vc[h*HS:], C,
-			nq, pos0+t0, HS, scratch[w])
+			nq, pos0+t0, HS, scratch[w], bf16)
+	})
+}
+
+// AttentionCached16 is AttentionCached over a BF16 model's cache: kc, vc (pos0+n, C) in
+// bfloat16, the scores and probabilities rounded as Attention's bf16 says. A single query
+// (the decode step) reads the keys and values with the bf16 gemv kernels (gemv16.go);
+// more (a prompt) widen each head's keys and values into a scratch first.
+func AttentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
+	HS := C / NH
+	m := pos0 + n
+	scale := float32(1 / math.Sqrt(float64(HS)))
+	scratch := make([][]float32, Workers())
+	For(NH, func(w, h int) {
+		if n == 1 {
+			if scratch[w] == nil {
+				scratch[w] = make([]float32, m)
+			}
+			s := scratch[w]
+			gemvDot16(s, qkv[h*HS:h*HS+HS], kc[h*HS:], C)
+			roundScores(s, scale)
+			softmaxCausal(s, m)
+			roundBF16(s)
+			o := out[h*HS : h*HS+HS]
+			clear(o)
+			gemvRows16(o, s, vc[h*HS:], C)
+			return
+		}
+		if scratch[w] == nil {
+			scratch[w] = make([]float32, 2*m*HS+min(QBlock, n)*m)
+		}
+		k, v, s := scratch[w][:m*HS], scratch[w][m*HS:2*m*HS], scratch[w][2*m*HS:]
+		for t := 0; t < m; t++ {
+			for i := 0; i < HS; i++ {
+				k[t*HS+i], v[t*HS+i] = widen(kc[t*C+h*HS+i]), widen(vc[t*C+h*HS+i])
+			}
+		}
+		for t0 := 0; t0 < n; t0 += QBlock {
+			nq := min(QBlock, n-t0)
+			attendBlock(out[t0*C+h*HS:], C, nil, 0, qkv[t0*3*C+h*HS:], 3*C, k, HS, v, HS,
+				nq, pos0+t0, HS, s, true)
+		}
 	})
 }
 
@@ -82,24 +126,43 @@ func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int) {
 //	out (nq, HS) stride outS    q (nq, HS) stride qS    k, v (pos+nq, HS) strides kS, vS
 //	att (nq, attS)              probabilities written when not nil (zero past the mask)
 //	s   scratch of at least nq·(pos+nq)
+//	bf16 rounds the scores and probabilities as Attention says
 func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, qS int,
-	k []float32, kS int, v []float32, vS int, nq, pos, HS int, s []float32) {
+	k []float32, kS int, v []float32, vS int, nq, pos, HS int, s []float32, bf16 bool) {
 	m := pos + nq // keys visible to the last query
 	scale := float32(1 / math.Sqrt(float64(HS)))
 	if nq == 1 {
 		// One query (the cached decode step): two matrix-vector products (gemv.go).
 		gemvDot(s[:m], q[:HS], k, kS)
-		for j := range s[:m] {
-			s[j] *= scale
+		if bf16 {
+			roundScores(s[:m], scale)
+		} else {
+			for j := range s[:m] {
+				s[j] *= scale
+			}
 		}
 		softmaxCausal(s[:m], m)
+		if bf16 {
+			roundBF16(s[:m])
+		}
 		clear(out[:HS])
 		gemvRows(out[:HS], s[:m], v, vS)
 	} else {
 		// scores (nq, m) = q·kᵀ/√HS
-		impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, scale, q, qS, k, kS, 0, s, m)
+		alpha := scale
+		if bf16 {
+			alpha = 1 // rounded before and after the division
+		}
+		impl.Sgemm(blas.NoTrans, blas.Trans, nq, m, HS, alpha, q, qS, k, kS, 0, s, m)
 		for r := 0; r < nq; r++ {
-			softmaxCausal(s[r*m:(r+1)*m], pos+r+1)
+			row := s[r*m : (r+1)*m]
+			if bf16 {
+				roundScores(row[:pos+r+1], scale)
+			}
+			softmaxCausal(row, pos+r+1)
+			if bf16 {
+				roundBF16(row)
+			}
 		}
 		// out (nq, HS) = p·v
 		impl.Sgemm(blas.NoTrans, blas.NoTrans, nq, HS, m, 1, s, m, v, vS, 0, out, outS)
@@ -124,6 +187,26 @@ func softmaxCausal(row []float32, n int) {
 		row[j] *= inv
 	}
 	clear(row[n:])
+}
+
+// roundScores replaces each score x = q·k by bf(bf(x)·scale), bf rounding to bfloat16:
+// PyTorch's (q @ kᵀ) / √HS on bfloat16 tensors, a rounded product then a rounded division.
+// (For HS = 64, as in every GPT-2, the division by 8 is exact and the second rounding does
+// nothing.)
+func roundScores(row []float32, scale float32) {
+	for j, x := range row {
+		row[j] = roundBF16One(roundBF16One(x) * scale)
+	}
+}
+
+// roundBF16One is f rounded to the nearest bfloat16, ties to even, as a float32.
+func roundBF16One(f float32) float32 { return math.Float32frombits(toBF16(f) << 16) }
+
+// roundBF16 rounds every element of x to bfloat16 in place.
+func roundBF16(x []float32) {
+	for i, f := range x {
+		x[i] = roundBF16One(f)
+	}
 }
 
 // rowMax is the largest of x (not empty): eight at a time with AVX2 where the CPU has it.

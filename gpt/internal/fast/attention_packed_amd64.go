@@ -25,7 +25,11 @@ import (
 //	e   = exp(s − max s)   per row, masked, in place
 //	out = e·v / Σe         per 6×16 tile, over the keys up to the tile's last query, the
 //	                       micro-kernel reading e's six rows where they are (kern6x16S)
-func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
+//
+// With bf16 the keys are packed unscaled, each tile of scores is rounded as roundScores
+// says, and the probabilities are normalised and rounded to bfloat16 before the product
+// with v, as PyTorch's bfloat16 softmax returns them.
+func attentionPacked(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 	HS := C / NH
 	tiles := (T + mr - 1) / mr
 	panels := (T + nr - 1) / nr
@@ -37,6 +41,10 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 	defer packedHeads.Put(buf)
 	heads := *buf
 	scale := float32(1 / math.Sqrt(float64(HS)))
+	kScale := scale
+	if bf16 {
+		kScale = 1 // the scores are scaled after their first rounding
+	}
 	For(B*NH, func(_, bh int) {
 		b, h := bh/NH, bh%NH
 		x := qkv[b*T*3*C:]
@@ -52,7 +60,7 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 				}
 				k := x[t*3*C+C+h*HS : t*3*C+C+h*HS+HS]
 				for p, v := range k {
-					kp[(q*HS+p)*nr+j] = v * scale
+					kp[(q*HS+p)*nr+j] = v * kScale
 				}
 			}
 		}
@@ -109,8 +117,17 @@ func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
 			for i := 0; i < rows; i++ {
 				n := r0 + i + 1 // keys this query sees
 				row := st[i*ldS : i*ldS+keys]
+				if bf16 {
+					roundScores(row[:n], scale)
+				}
 				inv[i] = 1 / expSum(row[:n], rowMax(row[:n]))
 				clear(row[n:])
+				if bf16 { // the probabilities themselves, rounded: the product divides by nothing
+					for j, e := range row[:n] {
+						row[j] = roundBF16One(e * inv[i])
+					}
+					inv[i] = 1
+				}
 				if att != nil {
 					a := att[((b*NH+h)*T+r0+i)*T : ((b*NH+h)*T+r0+i+1)*T]
 					for j, e := range row[:n] {

@@ -4,7 +4,7 @@ package fast
 
 // attentionPacked needs the amd64 micro-kernels; elsewhere attentionForward takes the
 // BLAS path.
-func attentionPacked(out, att, qkv []float32, B, T, C, NH int) {
+func attentionPacked(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 	panic("gpt/internal/fast: no packed attention off amd64")
 }
 

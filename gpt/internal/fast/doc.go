@@ -4,19 +4,25 @@
 //
 // Read the files in this order:
 //
+//	cpu_amd64.go       CPU detection: HasAVX2, HasAVX512BF16, and $GPTNOTES_CPU to narrow them
 //	team.go            Chunks, For: a team of helper goroutines that split a step over the cores
 //	blas.go            MatmulForward, Logits and their backward: which BLAS, and how products split
 //	blas_purego.go     the default build: gonum's pure-Go BLAS
 //	blas_openblas.go   -tags openblas: OpenBLAS through gonum's netlib bindings, single-threaded
 //	sgemm_amd64.go     our blocked sgemm: packed panels and a 6×16 micro-kernel (sgemm_amd64.s)
 //	gemv.go            one-row products (a cached decode step) at the memory's speed (gemv_amd64.s)
+//	bf16.go            MatmulForward16, Logits16: the products of a BF16 model, by path
+//	gemv16.go          one-row products with bfloat16 weights, widened in registers (gemv16_amd64.s)
+//	dpbf16_amd64.go    many-row bf16 products on VDPBF16PS, a 12×32 micro-kernel (dpbf16_amd64.s)
 //	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
 //	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head
 //	exp.go             ExpSum, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
-//	exp_amd64.go       CPU detection (HasAVX2) and the AVX2 exponentials (exp_amd64.s)
+//	exp_amd64.go       the AVX2 exponentials (exp_amd64.s)
 //	rows.go            CrossEntropy and LayernormBackward, split over the cores
 //
-// Where the CPU has AVX2 and FMA the model's products run on our sgemm, in both builds;
+// Where the CPU has AVX2 and FMA the model's products run on our sgemm, in both builds (a
+// BF16 model's with its weights widened as they are packed, sgemm16_amd64.s), or on
+// VDPBF16PS where the CPU has AVX-512 BF16;
 // every other product runs on this package's own BLAS value, never on gonum's process-wide
 // blas32 implementation, which importing gpt leaves alone. Off amd64, or without AVX2, every
 // kernel takes its portable Go path (the *_other.go files).

@@ -12,3 +12,6 @@ func expSum(x []float32, shift float32) float32 { return expSumGo(x, shift) }
 
 // geluRange is Gelu on one range.
 func geluRange(out, inp []float32) { geluGo(out, inp) }
+
+// HasAVX512BF16 is false off amd64.
+var HasAVX512BF16 = false

@@ -14,12 +14,18 @@ import "sync"
 // memory — and adds x[i]·w[i] for its rows into a y of its own, which stays in cache; the
 // partial ys are summed at the end.
 func gemvConv1D(y, x, w []float32, C, OC int) {
+	splitConv1D(y, C, OC, func(dst []float32, lo, hi int) { gemvRows(dst, x[lo:hi], w[lo*OC:], OC) })
+}
+
+// splitConv1D runs rows(dst, lo, hi) — add rows lo…hi-1 of a (C, OC) product into dst
+// (OC) — over the cores, each core's rows into a y of its own, and sums the ys into y.
+func splitConv1D(y []float32, C, OC int, rows func(dst []float32, lo, hi int)) {
 	nw := min(Workers(), C/64)
 	if nw <= 1 {
-		gemvRows(y[:OC], x[:C], w, OC)
+		rows(y[:OC], 0, C)
 		return
 	}
-	rows := func(k int) (lo, hi int) { // worker k's rows, in fours
+	span := func(k int) (lo, hi int) { // worker k's rows, in fours
 		lo, hi = (C*k/nw)&^3, (C*(k+1)/nw)&^3
 		if k == nw-1 {
 			hi = C
@@ -29,14 +35,14 @@ func gemvConv1D(y, x, w []float32, C, OC int) {
 	buf := getFloats(&gemvParts, (nw-1)*OC) // the other workers' partial ys
 	defer gemvParts.Put(buf)
 	part := *buf
-	clear(part) // gemvRows adds into it
+	clear(part) // rows adds into it
 	runWorkers(nw, func(k int) {
-		lo, hi := rows(k)
+		lo, hi := span(k)
 		dst := y[:OC]
 		if k > 0 {
 			dst = part[(k-1)*OC : k*OC]
 		}
-		gemvRows(dst, x[lo:hi], w[lo*OC:], OC)
+		rows(dst, lo, hi)
 	})
 	for k := 1; k < nw; k++ {
 		for j, v := range part[(k-1)*OC : k*OC] {

@@ -89,6 +89,7 @@ type sgemm struct {
 	a, b, c     []float32
 	lda, ldb    int
 	ldc         int
+	b16         []uint16  // B in bfloat16, widened as it is packed (b is then nil)
 	ap, bp      []float32 // all of op(A) or all of op(B), packed (nil: each core packs its own)
 	bias        []float32 // added to every row of C when beta is 0 (matmulForward), or nil
 }
@@ -108,6 +109,15 @@ func fastSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
 func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int,
 	bias, c []float32, ldc int) {
 	g := &sgemm{tB: tB, m: m, n: n, k: k, kc: kcFor(k), alpha: 1, a: a, b: b, c: c,
+		lda: lda, ldb: ldb, ldc: ldc, bias: bias}
+	g.run()
+}
+
+// sgemmBias16 is sgemmBias with B in bfloat16: each panel of op(B) is widened to float32
+// as it is packed (16 columns by kc steps, in cache), so no float32 copy of B is ever made.
+func sgemmBias16(tB bool, m, n, k int, a []float32, lda int, b []uint16, ldb int,
+	bias, c []float32, ldc int) {
+	g := &sgemm{tB: tB, m: m, n: n, k: k, kc: kcFor(k), alpha: 1, a: a, b16: b, c: c,
 		lda: lda, ldb: ldb, ldc: ldc, bias: bias}
 	g.run()
 }
@@ -283,6 +293,10 @@ func (g *sgemm) packA(dst []float32, p0, kc, i0, i1 int) {
 
 // packB packs op(B)[p0:p0+kc, j0:j1] as panels of 16 columns, dst[panel][p][j], zero past j1.
 func (g *sgemm) packB(dst []float32, p0, kc, j0, j1 int) {
+	if g.b16 != nil {
+		g.packB16(dst, p0, kc, j0, j1)
+		return
+	}
 	for q := 0; q*nr < j1-j0; q++ {
 		panel := dst[q*nr*kc : (q+1)*nr*kc]
 		jq := j0 + q*nr
@@ -326,6 +340,63 @@ func (g *sgemm) packB(dst []float32, p0, kc, j0, j1 int) {
 		}
 	}
 }
+
+// packB16 is packB for B in bfloat16, widening each value to the float32 it is exactly.
+func (g *sgemm) packB16(dst []float32, p0, kc, j0, j1 int) {
+	for q := 0; q*nr < j1-j0; q++ {
+		panel := dst[q*nr*kc : (q+1)*nr*kc]
+		jq := j0 + q*nr
+		cols := min(nr, j1-jq)
+		switch {
+		case !g.tB && cols == nr: // sixteen values of a row of B per step, in registers
+			widenPanel16(kc, &g.b16[p0*g.ldb+jq], g.ldb, &panel[0])
+		case !g.tB:
+			for p := 0; p < kc; p++ {
+				d := panel[p*nr : (p+1)*nr]
+				for j, h := range g.b16[(p0+p)*g.ldb+jq:][:cols] {
+					d[j] = widen(h)
+				}
+				clear(d[cols:])
+			}
+		case cols == nr: // column j of op(B) is row j of B: sixteen rows widened, then transposed
+			var rows [nr * 256]float32 // kc ≤ 256 when k > 768; else in pieces of 256 steps
+			for pc := 0; pc < kc; pc += 256 {
+				n := min(256, kc-pc)
+				for j := 0; j < nr; j++ {
+					for p, h := range g.b16[(jq+j)*g.ldb+p0+pc:][:n] {
+						rows[j*n+p] = widen(h)
+					}
+				}
+				n8 := n / 8
+				packBT16(n8, &rows[0], n, &panel[pc*nr])
+				for p := n8 * 8; p < n; p++ {
+					d := (*[nr]float32)(panel[(pc+p)*nr:])
+					for j := range d {
+						d[j] = rows[j*n+p]
+					}
+				}
+			}
+		default:
+			for j := 0; j < nr; j++ {
+				if j >= cols {
+					for p := 0; p < kc; p++ {
+						panel[p*nr+j] = 0
+					}
+					continue
+				}
+				for p, h := range g.b16[(jq+j)*g.ldb+p0:][:kc] {
+					panel[p*nr+j] = widen(h)
+				}
+			}
+		}
+	}
+}
+
+// widenPanel16 widens sixteen bfloat16 from each of kc rows of B (row stride ldb) into
+// dst[p*16+j] (sgemm16_amd64.s).
+//
+//go:noescape
+func widenPanel16(kc int, b *uint16, ldb int, dst *float32)
 
 // packBT16 packs the first 8·kc8 steps of a panel of 16 rows of B read transposed
 // (sgemm_amd64.s).
