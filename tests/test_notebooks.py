@@ -124,6 +124,12 @@ def test_01_tokenizer():
     roundtrip = text(cell(nb, "round trip equal"))
     assert roundtrip.count("round trip equal: true") == 4, roundtrip
     assert "html" in str(cell(nb, "small.EncodeTrace(\"The gopher").outputs[0].data.keys())
+    split = text(cell(nb, "tokenizer.Split(\"The gopher's"))
+    assert '"The" " gopher" "\'s" " 3" " tunnels" ","' in split, split
+    last = text(cell(nb, "learned[len(learned)-6:]"))
+    assert last.count("merge ") == 6 and "merge 40/40" in last, last
+    [explorer] = widgets(nb)
+    assert explorer.startswith('VBox of 2 widgets: Textarea "text"'), explorer[:200]
 
 
 def test_02_five_decisions():
@@ -147,13 +153,25 @@ def test_02_five_decisions():
 def test_03_training_is_one_call():
     nb = assert_clean("03-training-is-one-call.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
-    assert "logits shape [1, 92, 50257]" in fwd
+    assert "logits (1, 92, 50257), loss" in fwd
     loss = float(re.search(r"loss ([\d.]+)", fwd).group(1))
     assert 10.5 < loss < 11.2, fwd  # ≈ ln 50257 = 10.825
-    assert "logits shape [1, 1, 50257], loss NaN" in text(cell(nb, "untrained.Forward([][]int{inputs}, nil)"))
+    by_hand = text(cell(nb, "positionLoss := func(t int) float64"))
+    m = re.search(r"mean over 92 positions: ([\d.]+); Forward said ([\d.]+)", by_hand)
+    assert m and abs(float(m.group(1)) - float(m.group(2))) < 2e-3, by_hand
+    assert "logits (1, 1, 50257), no loss (no targets)" in text(cell(nb, "untrained.Forward([][]int{inputs}, nil)"))
     run_cell = cell(nb, "trainer.Run(context.Background())")
     assert "80 steps in" in text(run_cell)
     assert len(pngs(nb)) == 1  # the loss curve, updated in place: one output
+    step = text(cell(nb, "x, y := trainer.Train.Next()"))
+    assert "batch of 8 sequences of 64 tokens" in step and "forward: logits (8, 64, " in step, step
+    assert "update at learning rate" in step, step
+    again = re.search(r"loss ([\d.]+) before the update, ([\d.]+) after", text(cell(nb, "again, err := student.Forward(x, y)")))
+    assert again and float(again.group(2)) < float(again.group(1)), again
+    gap = text(cell(nb, "trainLoss, valLoss := meanLoss(corpus.Train), meanLoss(corpus.Val)"))
+    m = re.search(r"training files ([\d.]+), held-out files ([\d.]+): a gap of ([-\d.]+)", gap)
+    assert m and float(m.group(2)) > float(m.group(1)), gap  # the held-out files are harder
+    assert "held out: [" in gap and ".go" in gap, gap
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
 
 
