@@ -36,6 +36,7 @@
 //	stalecache.go  CompareCrop: the stale-cache bug (a cache cropped by shifting) beside the fix
 //	sample.go      temperature, top-k, top-p: from logits to the next token
 //	policy.go      Policy: the sampling settings as one value that prints itself
+//	repeat.go      FirstRepeat: where greedy decoding starts looping
 //	stream.go      GenerateText, GenerateChan: the streaming API
 //	precision.go   FP32 and BF16
 //	bf16.go        bfloat16 weights and activations

@@ -147,3 +147,13 @@ func ExampleCompareCrop() {
 	// equal before it: true
 	// wrong after it: true
 }
+
+func ExampleFirstRepeat() {
+	at, back := gpt.FirstRepeat([]int{7, 1, 2, 3, 9, 1, 2, 3}, 3)
+	fmt.Println(at, back)
+	at, _ = gpt.FirstRepeat([]int{1, 2, 3, 4}, 2)
+	fmt.Println(at)
+	// Output:
+	// 5 4
+	// -1
+}

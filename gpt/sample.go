@@ -40,7 +40,17 @@ func NewSampler(p Policy) (*Sampler, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Sampler{Policy: p, rng: rand.New(rand.NewPCG(p.Seed, 0x5851f42d4c957f2d))}, nil
+	return &Sampler{Policy: p, rng: NewRand(p.Seed)}, nil
+}
+
+// NewRand returns the random stream a Sampler with Policy.Seed = seed draws from, so that a
+// sampler written in a notebook can be checked token for token against this one. A Sampler
+// takes one Float64 from it per sampled token (none at temperature 0), u = Float64()·mass
+// over the kept tokens, and picks the first token, most probable first (ties: lower id), at
+// which the running sum of the kept probabilities exceeds u; with neither top-k nor top-p
+// it runs over the whole vocabulary in id order instead.
+func NewRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 }
 
 // Sample picks the next token from logits (V). NaN or infinite logits are an error naming

@@ -13,9 +13,20 @@ An exercise source marks lines that differ between the student's notebook and it
     //// end
 
 It builds two notebooks: NN-name.ipynb with the blank lines and NN-name-solutions.ipynb with
-the solution lines. Cell ids are derived from the
-notebook's name and the cell's position, so building twice writes the same bytes, and
-tests/test_notebooks.py checks that the committed notebooks are what this script writes.
+the solution lines. In the solutions, each solution region of a code cell sits between
+`// BEGIN SOLUTION` and `// END SOLUTION` comments, nbgrader's delimiters (nbgrader_config.py
+beside this script tells nbgrader how to blank them in Go).
+
+A check cell is opened with ```go check=ID (and points=N, 1 if not given). Both notebooks
+carry nbgrader's cell metadata (schema version 3): the check cell is a locked grade cell with
+grade_id ID and its points; the code cell with a blank/solution region before it is a solution
+cell with grade_id ID-answer. In the student's notebook a check cell is also tagged
+raises-exception, since it fails until the answer is right. `gptnotes grade` matches a
+submission's check cells with the original's by grade_id.
+
+Cell ids are derived from the notebook's name and the cell's position, so building twice writes
+the same bytes, and tests/test_notebooks.py checks that the committed notebooks are what this
+script writes.
 
     /usr/bin/python3 notebooks/build.py          # rebuild every notebook
     /usr/bin/python3 notebooks/build.py --check  # exit 1 if a notebook is out of date
@@ -23,6 +34,7 @@ tests/test_notebooks.py checks that the committed notebooks are what this script
 import hashlib
 import json
 import pathlib
+import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -41,8 +53,17 @@ def lines(text):
     return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
-def cells(name, source):
+# nbgrader's cell metadata, schema version 3 (nbgrader/nbgraderformat/v3.json).
+NBGRADER_SCHEMA = 3
+BEGIN_SOLUTION, END_SOLUTION = "// BEGIN SOLUTION", "// END SOLUTION"
+
+
+def cells(name, source, keep=None):
+    """The cells of a source. keep is "blank" or "solution" for an exercise source: the lines of
+    its marked regions to keep; None for a source without any."""
     out, text, code, tags = [], [], None, []
+    part, begun, indent = None, False, ""  # the marked region being read
+    has_region = False  # the code cell being read has a marked region
 
     def cell_id():
         return hashlib.sha1(f"{name}:{len(out)}".encode()).hexdigest()[:8]
@@ -53,14 +74,27 @@ def cells(name, source):
         if md:
             out.append({"cell_type": "markdown", "id": cell_id(), "metadata": {}, "source": lines(md)})
 
-    for line in source.split("\n"):
+    for n, line in enumerate(source.split("\n"), 1):
+        if line in ("//// blank", "//// solution"):
+            part, begun = line[5:], False
+            has_region = has_region or code is not None
+            continue
+        if line == "//// end":
+            if code is not None and keep == "solution" and part == "solution" and begun:
+                code.append(indent + END_SOLUTION)
+            part = None
+            continue
+        if part is not None and part != keep:
+            continue
+        if code is not None and part == "solution" and not begun:
+            # nbgrader's delimiters, indented like the region's first line
+            indent, begun = line[:len(line) - len(line.lstrip())], True
+            code.append(indent + BEGIN_SOLUTION)
         if code is None and line.startswith("```go"):
             flush_markdown()
-            code, tags = [], line[len("```go"):].split()
+            code, tags, has_region = [], line[len("```go"):].split(), False
         elif code is not None and line == "```":
-            meta = {"tags": tags} if tags else {}
-            out.append({"cell_type": "code", "execution_count": None, "id": cell_id(), "metadata": meta,
-                        "outputs": [], "source": lines("\n".join(code))})
+            out.append(code_cell(name, cell_id(), code, tags, has_region, keep))
             code = None
         elif code is not None:
             code.append(line)
@@ -68,26 +102,66 @@ def cells(name, source):
             text.append(line)
     if code is not None:
         sys.exit(f"{name}: a ```go block is not closed")
+    if part is not None:
+        sys.exit(f"{name}: a //// {part} region is not closed with //// end")
     flush_markdown()
+    name_answers(name, out)
     return out
 
 
-def variant(source, keep):
-    """The source with only the "blank" or only the "solution" lines of the marked regions."""
-    out, part = [], None
-    for line in source.split("\n"):
-        if line in ("//// blank", "//// solution"):
-            part = line[5:]
-        elif line == "//// end":
-            part = None
-        elif part is None or part == keep:
-            out.append(line)
-    return "\n".join(out)
+def code_cell(name, cid, code, words, has_region, keep):
+    """A code cell; words are what follows ```go: tags, check=ID and points=N."""
+    tags, meta, grade = [], {}, {}
+    for w in words:
+        key, eq, value = w.partition("=")
+        if eq and key in ("check", "points"):
+            grade[key] = value
+        else:
+            tags.append(w)
+    if "points" in grade and "check" not in grade:
+        sys.exit(f"{name}: points= without check= in ```go {' '.join(words)}")
+    if "check" in grade:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", grade["check"]):
+            sys.exit(f"{name}: check={grade['check']}: an nbgrader grade_id is letters, digits, _ and -")
+        meta["nbgrader"] = {"grade": True, "grade_id": grade["check"], "locked": True,
+                            "points": int(grade.get("points", 1)), "schema_version": NBGRADER_SCHEMA,
+                            "solution": False, "task": False}
+        if keep == "blank":
+            tags.append("raises-exception")  # it fails until the answer above it is right
+    elif has_region:
+        # a solution cell; its grade_id is set by name_answers from the check after it
+        meta["nbgrader"] = {"grade": False, "grade_id": None, "locked": False,
+                            "schema_version": NBGRADER_SCHEMA, "solution": True, "task": False}
+    if tags:
+        meta["tags"] = tags
+    return {"cell_type": "code", "execution_count": None, "id": cid, "metadata": meta,
+            "outputs": [], "source": lines("\n".join(code))}
 
 
-def build(name, source):
-    nb = {"cells": cells(name, source), "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
+def name_answers(name, out):
+    """Gives each solution cell the grade_id of the check cell after it, plus "-answer"."""
+    answer = None
+    for c in out:
+        nb = c["metadata"].get("nbgrader")
+        if nb is None:
+            continue
+        if nb["solution"]:
+            if answer is not None:
+                sys.exit(f"{name}: two answer cells without a check cell between them")
+            answer = nb
+        elif answer is not None:
+            answer["grade_id"] = nb["grade_id"] + "-answer"
+            answer = None
+        else:
+            sys.exit(f"{name}: check cell {nb['grade_id']} has no answer cell before it")
+    if answer is not None:
+        sys.exit(f"{name}: the last answer cell has no check cell after it")
+
+
+def build(name, source, keep=None):
+    nb = {"cells": cells(name, source, keep), "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
 
 
 def notebooks():
@@ -96,8 +170,8 @@ def notebooks():
     for src in sorted((HERE / "src").glob("*.md")):
         source = src.read_text()
         if "//// blank" in source:
-            out[src.stem + ".ipynb"] = build(src.stem, variant(source, "blank"))
-            out[src.stem + "-solutions.ipynb"] = build(src.stem + "-solutions", variant(source, "solution"))
+            out[src.stem + ".ipynb"] = build(src.stem, source, "blank")
+            out[src.stem + "-solutions.ipynb"] = build(src.stem + "-solutions", source, "solution")
         else:
             out[src.stem + ".ipynb"] = build(src.stem, source)
     return out

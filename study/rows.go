@@ -876,26 +876,12 @@ func rowGreedyRepeats(r *Run) (Result, error) {
 	if _, err := g.Steps(200); err != nil {
 		return Result{}, err
 	}
-	at, span := firstRepeat(g.Generated(), 8)
+	at, span := gpt.FirstRepeat(g.Generated(), 8)
 	if at < 0 {
 		return Result{Ours: "no span of 8 tokens repeats in 200 greedy tokens", Model: r.openAIName()}, nil
 	}
 	return Result{Ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
 		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), Model: r.openAIName()}, nil
-}
-
-// firstRepeat finds the first position at whose n tokens occurred before, and how far back;
-// -1 when no n-token span repeats.
-func firstRepeat(ids []int, n int) (at, back int) {
-	seen := map[string]int{}
-	for i := 0; i+n <= len(ids); i++ {
-		key := fmt.Sprint(ids[i : i+n])
-		if j, ok := seen[key]; ok {
-			return i, i - j
-		}
-		seen[key] = i
-	}
-	return -1, 0
 }
 
 // ---- models

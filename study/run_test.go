@@ -193,21 +193,7 @@ func TestShippedModelRows(t *testing.T) {
 	}
 }
 
-func TestFirstRepeat(t *testing.T) {
-	for _, c := range []struct {
-		ids      []int
-		n        int
-		at, back int
-	}{
-		{[]int{1, 2, 3, 4, 5}, 2, -1, 0},
-		{[]int{9, 1, 2, 3, 1, 2, 3, 7}, 3, 4, 3},
-		{[]int{5, 5, 5, 5}, 2, 1, 1},
-	} {
-		at, back := firstRepeat(c.ids, c.n)
-		if at != c.at || back != c.back {
-			t.Errorf("firstRepeat(%v, %d) = %d, %d; want %d, %d", c.ids, c.n, at, back, c.at, c.back)
-		}
-	}
+func TestOrdinal(t *testing.T) {
 	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 5: "5th", 11: "11th", 12: "12th", 21: "21st", 113: "113th"} {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %s, want %s", n, got, want)

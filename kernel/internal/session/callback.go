@@ -35,6 +35,7 @@ func (s *Session) RunCallback(ctx context.Context, f func(), sink Sink) (err err
 		setSink(nil)
 		s.setRunning(nil)
 	}()
+	s.revive(sink)
 	if s.callbackProg == nil {
 		if s.callbackProg, err = s.compileCallback(); err != nil {
 			return fmt.Errorf("session: callback program: %w", err)

@@ -53,6 +53,9 @@ type Session struct {
 
 	trace traceBuffer // yaegi's interpreted panic frames, see stderrFilter
 
+	yaegi   yaegiRun    // the interpreter's run id and cancel channel (interrupt.go)
+	stopped *stoppedRun // the last interrupted run, until its id is put back (interrupt.go)
+
 	callbackProg *interp.Program              // calls RunCallback's function from inside the interpreter
 	callback     atomic.Pointer[callbackFunc] // that function, while RunCallback runs
 }
@@ -101,6 +104,11 @@ func New() (*Session, error) {
 		Unrestricted: true,
 	})
 	s.fset = s.in.FileSet()
+	y, err := newYaegiRun(s.in)
+	if err != nil {
+		return nil, err
+	}
+	s.yaegi = y
 	s.packages = map[string]map[string]reflect.Value{}
 	s.pkgNames = map[string]string{}
 	s.typed.vars = map[string]*stateVar{}
@@ -174,6 +182,7 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 		s.setRunning(nil)
 	}()
 	s.trace.take()
+	s.revive(sink) // the earlier cells' functions run again after an interrupt (interrupt.go)
 
 	trailing, err := s.runSafe(ctx, run, code)
 	s.dropCompiled()
@@ -435,20 +444,6 @@ func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
 		logMu.Unlock()
 	}()
 	return s.in.CompileAST(n)
-}
-
-// execute runs a compiled piece until it ends or ctx is done.
-func (s *Session) execute(ctx context.Context, prog *interp.Program) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = interp.Panic{Value: r}
-		}
-	}()
-	_, err = s.in.ExecuteWithContext(ctx, prog)
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	return err
 }
 
 // compilePanic is a panic raised by yaegi while compiling.

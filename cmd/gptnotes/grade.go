@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/gptnotes/gptnotes/grade"
+	"github.com/gptnotes/gptnotes/kernel"
+)
+
+func init() {
+	register(command{name: "grade", summary: "grade submitted exercise notebooks, each on a fresh kernel", run: runGrade})
+}
+
+func runGrade(args []string) error {
+	fs := newFlags("grade", "--against NOTEBOOK [--out DIR] [--timeout-cell D] [--memory N] [--jobs N] SUBMISSIONS…",
+		"Runs each submitted notebook on a fresh kernel, in its own process and temporary directory, with\n"+
+			"the check cells of NOTEBOOK (the notebook the class was given) in place of the submission's,\n"+
+			"and writes DIR/grades.csv, DIR/summary.md and DIR/feedback/STUDENT.html.")
+	against := fs.String("against", "", "the original notebook, whose check cells (nbgrader grade cells) are run")
+	out := fs.String("out", "grades", "where to write grades.csv, summary.md and feedback/")
+	timeout := fs.Duration("timeout-cell", time.Minute, "a cell's time limit: then it is interrupted, and 5 s later the kernel is killed")
+	memory := fs.String("memory", "2GiB", "each kernel's memory limit (GPTNOTES_MEMORY_LIMIT), e.g. 512MiB or 2GiB")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "submissions graded at once")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *against == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("want --against NOTEBOOK and at least one submission")
+	}
+	limit, err := kernel.ParseMemoryLimit(*memory)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	opts := grade.Options{
+		Kernel:      []string{exe, "kernel"},
+		CellTimeout: *timeout,
+		Memory:      limit,
+		Jobs:        max(*jobs, 1),
+		Threads:     max(runtime.NumCPU()/max(*jobs, 1), 1),
+	}
+	if err := grade.ConfineAvailable(); err != nil {
+		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
+	} else {
+		opts.Confine = true
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	checks, results, err := grade.Run(ctx, opts, *against, fs.Args(), os.Stderr)
+	if err != nil {
+		return err
+	}
+	if err := grade.Write(*out, *against, checks, results); err != nil {
+		return err
+	}
+	fmt.Printf("%d submissions graded: %s\n", len(results), filepath.Join(*out, "summary.md"))
+	return nil
+}

@@ -1,0 +1,28 @@
+// Package grade grades submitted exercise notebooks: each runs on a fresh gptnotes kernel, the
+// check cells of the original notebook are run in place of the submission's, and the verdicts
+// become a CSV, a Markdown summary and an HTML feedback page per student.
+//
+// A check cell is an nbgrader grade cell (metadata nbgrader.grade, with a grade_id and points,
+// as notebooks/build.py writes them): it passes when it runs without an error, and fails by
+// panicking with "not yet: …". Checks are matched by grade_id, so a check cell the student
+// edited is replaced by the original, one they deleted is put back after its answer cell, and
+// the report says so.
+//
+// Submissions are untrusted code. Each runs in its own kernel process, started in a temporary
+// directory that holds only a copy of its notebook, with HOME and TMPDIR there and no path to
+// the other submissions or to the output directory in its arguments or environment. On Linux
+// the kernel confines itself with Landlock to its own directories (Confine), so it cannot reach
+// them by guessing either. The kernel's memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that
+// allocates without end; a cell past the time limit is interrupted and, if it does not stop,
+// the kernel is killed. Whatever a submission did not reach scores zero, with the reason. The
+// grades are written by this process once every kernel has ended.
+//
+// Reading order: notebook.go (the notebook file), plan.go (which cells run: the submission's,
+// with the original checks), run.go (one submission on one kernel), proc.go (the kernel's
+// process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
+// grade.go (all submissions, in parallel), report.go (grades.csv, summary.md, feedback/*.html).
+//
+//	checks, results, err := grade.Run(ctx, grade.Options{Kernel: []string{exe, "kernel"},
+//		CellTimeout: time.Minute, Memory: 2 << 30, Jobs: 2}, "07-exercises.ipynb", paths, os.Stderr)
+//	err = grade.Write("grades", "07-exercises.ipynb", checks, results)
+package grade

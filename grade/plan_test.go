@@ -1,0 +1,110 @@
+package grade
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nb builds a notebook from cells written "grade_id:source" (a check when the id has no
+// "-answer"), "code:source" or "md:text".
+func nb(cells ...string) *Notebook {
+	n := &Notebook{Language: "go"}
+	for _, c := range cells {
+		kind, src, _ := strings.Cut(c, ":")
+		switch kind {
+		case "code":
+			n.Cells = append(n.Cells, Cell{Type: "code", Source: src})
+		case "md":
+			n.Cells = append(n.Cells, Cell{Type: "markdown", Source: src})
+		default:
+			meta := &NbgraderMeta{GradeID: kind, Solution: strings.HasSuffix(kind, "-answer")}
+			if !meta.Solution {
+				meta.Grade, meta.Locked, meta.Points = true, true, 1
+			}
+			n.Cells = append(n.Cells, Cell{Type: "code", Source: src, Grade: meta})
+		}
+	}
+	return n
+}
+
+// show lists steps as "source" with a mark for a changed (~) or deleted (+) check.
+func show(steps []Step) string {
+	var out []string
+	for _, s := range steps {
+		mark := ""
+		switch s.Note {
+		case NoteChanged:
+			mark = "~"
+		case NoteDeleted:
+			mark = "+"
+		}
+		out = append(out, mark+s.Source)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestPlan(t *testing.T) {
+	original := nb("code:setup", "a-answer:A?", "a:checkA", "md:text", "b-answer:B?", "b:checkB", "c-answer:C?", "c:checkC")
+	checks, err := Checks(original)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(checks[1].ID, " after ", checks[1].After); got != "b after b-answer" {
+		t.Errorf("check b: %s", got)
+	}
+	for _, c := range []struct {
+		name string
+		sub  *Notebook
+		want string
+	}{
+		{"as given", nb("code:setup", "a-answer:A", "a:checkA", "md:text", "b-answer:B", "b:checkB", "c-answer:C", "c:checkC"),
+			"setup A checkA text B checkB C checkC"},
+		{"changed", nb("code:setup", "a-answer:A", "a:print right", "b-answer:B", "b:checkB\n", "c-answer:C", "c:checkC"),
+			"setup A ~checkA B checkB C checkC"},
+		{"deleted", nb("code:setup", "a-answer:A", "b-answer:B", "b:checkB", "c-answer:C"),
+			"setup A +checkA B checkB C +checkC"},
+		{"answer deleted too", nb("code:setup", "b-answer:B", "b:checkB", "code:extra"),
+			"setup B checkB extra +checkA +checkC"},
+		{"metadata stripped", nb("code:setup", "a-answer:A", "code:checkA", "b-answer:B", "b:checkB", "c-answer:C", "c:checkC"),
+			"setup A +checkA checkA B checkB C checkC"},
+		{"a check copied", nb("a:checkA", "a-answer:A", "a:checkA", "b-answer:B", "b:checkB", "c-answer:C", "c:checkC"),
+			"checkA A checkA B checkB C checkC"}, // the second runs as the check
+		{"a fake check added", nb("a-answer:A", "a:checkA", "a:print right", "b-answer:B", "b:checkB", "c-answer:C", "c:checkC"),
+			"A checkA print right B checkB C checkC"},
+		{"a check copied and changed", nb("a-answer:A", "a:print right", "a:print right", "b-answer:B", "b:checkB", "c-answer:C", "c:checkC"),
+			"A print right ~checkA B checkB C checkC"},
+	} {
+		if got := show(Plan(checks, c.sub)); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseNotebook(t *testing.T) {
+	n, err := ParseNotebook([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"language": "go"}},
+		"cells": [{"cell_type": "code", "source": ["a := 1\n", "a"], "metadata": {"nbgrader": {"grade": true, "grade_id": "x", "points": 2, "locked": true, "solution": false, "schema_version": 3}}},
+		{"cell_type": "markdown", "source": "# hi", "metadata": {}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Language != "go" || len(n.Cells) != 2 || n.Cells[0].Source != "a := 1\na" || !n.Cells[0].IsCheck() ||
+		n.Cells[0].Grade.Points != 2 || n.Cells[1].Source != "# hi" || n.Cells[1].IsCheck() {
+		t.Errorf("parsed %+v", n)
+	}
+	for _, bad := range []string{`not json`, `{"cells": []}`, `{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}]}`, `[1]`} {
+		if _, err := ParseNotebook([]byte(bad)); !errors.Is(err, ErrNotNotebook) {
+			t.Errorf("%s: err %v, want ErrNotNotebook", bad, err)
+		}
+	}
+}
+
+func TestStudentNames(t *testing.T) {
+	got := StudentNames([]string{"subs/alice.ipynb", "subs/bob.ipynb", "nbg/carol/07-exercises.ipynb",
+		"other/alice.ipynb"}, "notebooks/07-exercises.ipynb")
+	if want := []string{"alice", "bob", "carol", "alice-2"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,20 @@
+//go:build unix
+
+package grade
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ownGroup makes cmd the leader of a new process group, so killGroup reaches what it starts.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// interrupt sends the kernel SIGINT, which stops its running cell.
+func (p *proc) interrupt() { syscall.Kill(p.cmd.Process.Pid, syscall.SIGINT) }
+
+// terminate sends the kernel SIGTERM, which ends it.
+func terminate(cmd *exec.Cmd) { syscall.Kill(cmd.Process.Pid, syscall.SIGTERM) }
+
+// killGroup kills the kernel's process group.
+func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

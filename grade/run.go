@@ -1,0 +1,249 @@
+package grade
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gptnotes/gptnotes/kernel"
+)
+
+// Options say how to run submissions.
+type Options struct {
+	// Kernel is the command that runs a kernel, the connection file's path appended:
+	// {"/usr/local/bin/gptnotes", "kernel"}.
+	Kernel []string
+	// Confine adds "--confine DIRS" before the connection file: the kernel confines itself
+	// (Confine) to its own two directories. See ConfineAvailable.
+	Confine     bool
+	CellTimeout time.Duration // per cell, e.g. time.Minute: then the cell is interrupted
+	Memory      int64         // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
+	Jobs        int           // kernels at once, e.g. runtime.NumCPU()
+	Threads     int           // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
+}
+
+// interruptGrace is how long a cell past its time limit has to stop once interrupted before the
+// kernel is killed; startTimeout how long a kernel has to answer its first request.
+const (
+	interruptGrace = 5 * time.Second
+	startTimeout   = time.Minute
+)
+
+// A Result is one submission graded.
+type Result struct {
+	Student string
+	Path    string
+	Skipped error     // why nothing ran (the file is not a notebook), nil when it ran
+	Steps   []RanStep // every cell, with what it showed
+	Grades  []Grade   // one per check of the original, in the original's order
+	Stopped string    // why the run ended before its last cell, "" when it did not
+	Elapsed time.Duration
+}
+
+// A RanStep is a Step after the run.
+type RanStep struct {
+	Step
+	Ran     bool
+	Outputs []kernel.Output
+	Failure string // why it failed ("not yet: …", "CompileError: …", a limit, the kernel's end), "" if not
+	Grade   *Grade // a check's grade
+}
+
+// A Grade is one check's verdict for one student.
+type Grade struct {
+	Exercise string  // the check's grade_id
+	Points   float64 // Max when the check passed, else 0
+	Max      float64
+	Passed   bool
+	Message  string // the check's success line, or why it failed
+}
+
+// grade runs one submission on a fresh kernel and grades its checks.
+func grade(ctx context.Context, opts Options, checks []Check, student, path string) *Result {
+	start := time.Now()
+	r := &Result{Student: student, Path: path}
+	defer func() { r.Elapsed = time.Since(start) }()
+	data, err := os.ReadFile(path)
+	if err == nil {
+		var nb *Notebook
+		if nb, err = ParseNotebook(data); err == nil {
+			for _, s := range Plan(checks, nb) {
+				r.Steps = append(r.Steps, RanStep{Step: s})
+			}
+		}
+	}
+	if err != nil {
+		r.Skipped = err
+		for _, k := range checks {
+			r.Grades = append(r.Grades, Grade{Exercise: k.ID, Max: k.Points, Message: "not graded: " + err.Error()})
+		}
+		return r
+	}
+	r.Stopped = r.execute(ctx, opts, data, filepath.Base(path))
+	byID := map[string]Grade{}
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		if s.Check == nil {
+			continue
+		}
+		g := Grade{Exercise: s.Check.ID, Max: s.Check.Points}
+		switch {
+		case !s.Ran:
+			g.Message = "not reached: " + r.Stopped
+		case s.Failure != "":
+			g.Message = s.Failure
+		default:
+			g.Passed, g.Points, g.Message = true, s.Check.Points, firstLine(s.Outputs)
+		}
+		if s.Note != "" {
+			g.Message = s.Note + "; " + g.Message
+		}
+		s.Grade = &g
+		byID[g.Exercise] = g
+	}
+	for _, k := range checks { // Plan runs each check once
+		r.Grades = append(r.Grades, byID[k.ID])
+	}
+	return r
+}
+
+// execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
+// only a copy of the notebook. It returns why it stopped before the end, "" if it did not.
+func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, name string) (stopped string) {
+	work, err := os.MkdirTemp("", "gptnotes-grade-")
+	if err != nil {
+		return "grade: " + err.Error()
+	}
+	defer os.RemoveAll(work)
+	if err := os.WriteFile(filepath.Join(work, name), notebook, 0o600); err != nil {
+		return "grade: " + err.Error()
+	}
+	// The connection file and the sockets live apart from the work directory, which holds only
+	// the notebook.
+	private, err := os.MkdirTemp("", "gptnotes-grade-kernel-")
+	if err != nil {
+		return "grade: " + err.Error()
+	}
+	defer os.RemoveAll(private)
+	conn, connPath, err := writeConnection(private)
+	if err != nil {
+		return "grade: " + err.Error()
+	}
+
+	p, err := startKernel(ctx, opts, work, connPath)
+	if err != nil {
+		return "the kernel did not start: " + err.Error()
+	}
+	defer p.stop()
+	dial, cancel := context.WithTimeout(p.ctx, startTimeout)
+	c, err := kernel.Dial(dial, conn)
+	cancel()
+	if err != nil {
+		return "the kernel did not start: " + p.why(err)
+	}
+	defer c.Close()
+
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		if s.Type != "code" || strings.TrimSpace(s.Source) == "" {
+			continue
+		}
+		s.Ran = true
+		fatal := p.runCell(c, s, opts.CellTimeout)
+		if fatal != "" {
+			return fmt.Sprintf("cell %d: %s", i+1, fatal)
+		}
+	}
+	return ""
+}
+
+// runCell runs one step, interrupting it past limit and killing the kernel if it then does
+// not stop. It sets the step's outputs and failure, and returns why the kernel is gone, if it is.
+func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal string) {
+	var interrupted atomic.Bool
+	t := time.AfterFunc(limit, func() { interrupted.Store(true); p.interrupt() })
+	defer t.Stop()
+	errHung := fmt.Errorf("ran past the time limit of %s and did not stop when interrupted: the kernel was killed", limit)
+	ctx, cancel := context.WithTimeoutCause(p.ctx, limit+interruptGrace, errHung)
+	defer cancel()
+	run, err := c.Execute(ctx, s.Source)
+	if run != nil {
+		s.Outputs = run.Outputs
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			// The sockets closed: the kernel is ending; its exit status says why.
+			select {
+			case <-p.exited:
+			case <-time.After(2 * time.Second):
+			}
+		}
+		s.Failure = p.why(err)
+		p.kill(s.Failure)
+		return s.Failure
+	}
+	switch {
+	case interrupted.Load() && run.Status != "ok":
+		s.Failure = fmt.Sprintf("ran past the time limit of %s and was interrupted", limit)
+	case run.Status != "ok":
+		s.Failure = errorText(run)
+	}
+	return ""
+}
+
+// errorText is how a failed cell's error reads in a grade: a panic's value ("not yet: …"),
+// otherwise the error's name and value ("CompileError: cell:3:2: undefined: softmaxT").
+func errorText(run *kernel.Execution) string {
+	name, value := run.EName, run.EValue
+	for _, o := range run.Outputs {
+		if o.Type == kernel.MsgError {
+			name, value = o.EName, o.EValue
+			break
+		}
+	}
+	if name == "Panic" {
+		return value
+	}
+	if name == "" {
+		return "the cell failed (" + run.Status + ")"
+	}
+	return name + ": " + value
+}
+
+// firstLine is the first line a passing check printed, e.g. "Exercise 5: right.".
+func firstLine(outputs []kernel.Output) string {
+	for _, o := range outputs {
+		if o.Type == kernel.MsgStream && o.Name == "stdout" {
+			if line, _, _ := strings.Cut(strings.TrimSpace(o.Text), "\n"); line != "" {
+				return line
+			}
+		}
+	}
+	return "right"
+}
+
+// writeConnection writes a connection file for a kernel on ipc sockets in dir, with a fresh key.
+func writeConnection(dir string) (kernel.ConnectionInfo, string, error) {
+	key := make([]byte, 32)
+	rand.Read(key)
+	conn := kernel.ConnectionInfo{Transport: "ipc", IP: filepath.Join(dir, "kernel"), ShellPort: 1, ControlPort: 2,
+		StdinPort: 3, IOPubPort: 4, HBPort: 5, Key: hex.EncodeToString(key), SignatureScheme: "hmac-sha256",
+		KernelName: "gptnotes"}
+	data, err := json.Marshal(conn)
+	if err != nil {
+		return conn, "", err
+	}
+	path := filepath.Join(dir, "kernel.json")
+	return conn, path, os.WriteFile(path, data, 0o600)
+}
+
+// errKernelEnded is the cause of a proc's context when the kernel process ends.
+var errKernelEnded = errors.New("the kernel ended")

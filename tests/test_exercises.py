@@ -1,0 +1,185 @@
+"""Every exercise check of 07-exercises, on the real kernel: with the blank (it must fail), with
+each mistake students make (it must fail, saying what differs), and with the solution (it must
+pass). A check fails by raising: its cell ends in an error whose value starts "not yet: ", which
+a grader (`gptnotes grade`, nbgrader) counts as not passed.
+
+The cells come from notebooks/src/07-exercises.md through notebooks/build.py: the solutions
+notebook's cells run in order in one kernel; before each answer cell's solution, the blank and
+then each mistake (a substitution into the solution) run with the check cell after them."""
+import importlib.util
+
+import pytest
+
+from kernel_harness import ROOT, Kernel
+
+SOURCE = ROOT / "notebooks" / "src" / "07-exercises.md"
+
+# grade_id of the check → [(mistake, text in the solution, its replacement, what the message must
+# say)]; every occurrence of the text is replaced, and a second pair of texts may follow.
+MISTAKES = {
+    "ex01-count-pairs": [
+        ("overlapping pairs skipped", "i+1 < len(ids); i++", "i+1 < len(ids); i += 2",
+         "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {3 1}:1]"),
+    ],
+    "ex02-merge-pair": [
+        ("the merged pair's second id kept", "out = append(out, id)\n\t\t\ti++", "out = append(out, id)",
+         "[1 2 3 1 2] with (1, 2) → 256 gives [256 3 256]; you have [256 2 3 256 2]"),
+    ],
+    "ex03-param-count": [
+        ("the final LayerNorm forgotten", "L*block + 2*C", "L*block",
+         "GPT-2 small (L 12, C 768, V 50257, block 1024) has 124,439,808 parameters; you have 124,438,272"),
+    ],
+    "ex04-untied": [
+        ("a bias counted", "gpt.Small.VocabSize * gpt.Small.Channels",
+         "gpt.Small.VocabSize*gpt.Small.Channels + gpt.Small.VocabSize",
+         "you have 38,647,633; the output layer maps C channels to V scores"),
+    ],
+    "ex05-softmax": [
+        ("softmax without max-subtraction", "math.Exp(float64(l)/T - maxv)", "math.Exp(float64(l)/T)",
+         "at T = 1, the logits [1000 999 990 0]: your probabilities add up to NaN; want 1"),
+        ("temperature applied after the softmax", ("float64(l)/T", "probs[i] /= sum\n"),
+         ("float64(l)", "probs[i] /= sum * T\n"),
+         "at T = 0.5, the logits after \"func main() {\": your probabilities add up to 2; want 1"),
+        ("temperature ignored", "float64(l)/T", "float64(l)",
+         "at T = 0.5, the logits after \"func main() {\": token"),
+    ],
+    "ex06-argmax": [
+        ("the last of equal logits", "if l > logits[best]", "if l >= logits[best]",
+         "argmax([1 3 3]) is 1 (on a tie, the lowest index); you have 2"),
+    ],
+    "ex07-nucleus": [
+        ("temperature ignored", "softmaxT(logits, T)", "softmaxT(logits, 1)",
+         "at T = 0.5, p = 0.9 the set after \"func main() {\" has"),
+    ],
+    "ex08-entropy": [
+        ("temperature ignored", "softmaxT(logits, T)", "softmaxT(logits, 1)",
+         "after \"func main() {\" the entropy at T = 0.5 is"),
+        ("nats, not bits", "math.Log2(q)", "math.Log(q)",
+         "after \"func main() {\" the entropy at T = 1 is"),
+    ],
+    "ex09-positions": [
+        ("cached positions off by one", "cached = prompt + newTokens - 1", "cached = prompt + newTokens",
+         "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 35,456 and 267"),
+        ("uncached positions off by one", "uncached += prompt + i", "uncached += prompt + i + 1",
+         "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 35,712 and 266"),
+    ],
+    "ex10-cache-bytes": [
+        ("the budget hard-coded to 1,024 positions", "2 * cfg.Layers * positions * cfg.Channels",
+         "2 * cfg.Layers * 1024 * cfg.Channels",
+         "GPT-2 small with positions = 1 and 2 bytes a number needs 36,864 bytes (2·L·positions·C·bytes); you have 37,748,736"),
+    ],
+    "ex11-greedy-loop": [
+        ("one step too many", "i < n; i++", "i <= n; i++", "twelve greedy steps after"),
+    ],
+    "ex12-divergence": [
+        ("steps counted from 0", "return i + 1", "return i",
+         "[1 2 3] and [1 2 4] part at step 3 (counting from 1; 0 if never); you have 2"),
+    ],
+    "ex13-causal-mask": [
+        ("the mask on the wrong triangle", "for j := t + 1; j < len(scores[t]); j++", "for j := 0; j < t; j++",
+         "T = 4: query 0 must not see key 1 (a later token), but its score is 1; want -Inf"),
+        ("the diagonal masked too", "for j := t + 1;", "for j := t;",
+         "T = 1: query 0 sees key 0 (itself or an earlier token), so its score stays 0; you have -Inf"),
+    ],
+}
+
+
+def load_build():
+    spec = importlib.util.spec_from_file_location("build", ROOT / "notebooks" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    return build
+
+
+def substitute(code, old, new):
+    """code with old replaced by new; old and new are a text or a tuple of texts."""
+    old, new = (old, new) if isinstance(old, tuple) else ((old,), (new,))
+    for o, n in zip(old, new, strict=True):
+        assert o in code, f"{o!r} is not in the solution"
+        code = code.replace(o, n)
+    return code
+
+
+def source(cell):
+    return "".join(cell["source"])
+
+
+def grade_id(cell):
+    return cell["metadata"].get("nbgrader", {}).get("grade_id")
+
+
+def outcome(k, code):
+    """(ok, text): whether the cell ran without error, and its stdout or its error's value."""
+    reply, outs = k.execute(code, timeout=120)
+    if reply["status"] == "ok":
+        return True, "".join(m["content"]["text"] for m in outs if m["msg_type"] == "stream")
+    return False, f"{reply['ename']}: {reply['evalue']}"
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    """{(grade_id, case): (ok, text)}, case being "blank", "solution" or a mistake's name."""
+    build = load_build()
+    text = SOURCE.read_text()
+    solution = build.cells("07-exercises-solutions", text, "solution")
+    blank = build.cells("07-exercises", text, "blank")
+    assert len(solution) == len(blank)
+    out = {}
+    k = Kernel()
+    try:
+        answer = None
+        for i, cell in enumerate(solution):
+            if cell["cell_type"] != "code":
+                continue
+            meta = cell["metadata"].get("nbgrader", {})
+            if meta.get("solution"):
+                answer = i  # run once its check cell is known
+                continue
+            if meta.get("grade"):
+                check = source(cell)
+                gid = meta["grade_id"]
+                cases = [("blank", source(blank[answer]))]
+                for name, old, new, _ in MISTAKES.get(gid, []):
+                    cases.append((name, substitute(source(solution[answer]), old, new)))
+                cases.append(("solution", source(solution[answer])))
+                for name, code in cases:
+                    ok, why = outcome(k, code)
+                    assert ok, f"{gid}, {name}: the answer cell itself fails: {why}"
+                    out[gid, name] = outcome(k, check)
+                continue
+            ok, why = outcome(k, source(cell))
+            assert ok, f"cell {i} fails: {why}"
+    finally:
+        k.shutdown()
+    return out
+
+
+CHECKS = sorted(MISTAKES)
+NUMBER = {gid: int(gid[2:4]) for gid in CHECKS}
+
+
+def test_every_check_has_its_mistakes():
+    build = load_build()
+    cells = build.cells("07-exercises-solutions", SOURCE.read_text(), "solution")
+    ids = [grade_id(c) for c in cells if c["metadata"].get("nbgrader", {}).get("grade")]
+    assert ids == CHECKS
+
+
+@pytest.mark.parametrize("gid", CHECKS)
+def test_solution_passes(verdicts, gid):
+    ok, text = verdicts[gid, "solution"]
+    assert ok, text
+    assert text.strip() == f"Exercise {NUMBER[gid]}: right.", text
+
+
+@pytest.mark.parametrize("gid", CHECKS)
+def test_blank_fails(verdicts, gid):
+    ok, text = verdicts[gid, "blank"]
+    assert not ok and text.startswith("Panic: not yet: "), text
+
+
+@pytest.mark.parametrize("gid,name,expected", [(g, m[0], m[3]) for g in CHECKS for m in MISTAKES[g]])
+def test_mistake_fails_saying_what_differs(verdicts, gid, name, expected):
+    ok, text = verdicts[gid, name]
+    assert not ok, f"{gid} passes with the mistake {name!r}: {text}"
+    assert text.startswith("Panic: not yet: ") and expected in text, text
