@@ -23,6 +23,8 @@
 //	model.go       Model and Forward: embeddings, the blocks, ln_f, the logits
 //	hookpoints.go  the activations' names (TransformerLens's), shapes and one sentence each
 //	activation.go  Activation: one named activation, with its shape and statistics
+//	stepper.go     Stepper: the forward of one sequence performed one op at a time
+//	stepper_html.go the Stepper in a cell: the block diagram, the op and its output
 //	loss.go        softmax and cross-entropy, and their backward
 //	backward.go    Backward: the blocks in reverse, every *Backward beside its forward
 //	gradcheck.go   GradCheck: the backward against finite differences
@@ -68,6 +70,7 @@
 //	c := m.NewCache()                     // one slab of 2·L·BlockSize·C float32
 //	logits, err := m.ForwardCached(c, ids) // only the new positions; c.Len() grows by len(ids)
 //	tr, err := m.Trace(ids, gpt.TraceOptions{Position: -1}) // norms by depth, attention, timings; tr.HTML()
+//	s, err := m.Stepper(ids)              // the forward one op at a time: s.Next(), s.RunTo(name), s.Run()
 //	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //

@@ -1,0 +1,42 @@
+// Package check tells a student whether an op they wrote in a cell is right. Each check
+// takes the student's function, runs it on inputs it draws from the shipped model's real
+// activations (a prompt of Go source no notebook shows, a block and a head, drawn afresh
+// by every call, so a tensor copied from a notebook's cache does not pass), compares the
+// output with the model's own op (the same tensor of a gpt.Stepper), and returns a
+// Verdict: right to 1e-5, or where it first differs ("differs first at head 2, query 5,
+// key 3: yours 0.21, the model's 0.18"), the shape it got wrong, the panic it raised, and
+// which known mistake, run by the checker on the same inputs, gives the same output.
+//
+//	v := check.Attention(myAttention)   // q, k, v (T, HS) of one head → z (T, HS)
+//	v := check.MaskedSoftmax(mySoftmax) // scores (T, T) → pattern (T, T), causal
+//	v := check.LayerNorm(myLayerNorm)   // x, weight, bias (C) → y (C)
+//	v := check.GELU(myGELU)             // x → GELU(x), the tanh approximation
+//	v := check.Residual(myAdd)          // x, y (C) → x + y
+//	v := check.Unembed(myUnembed)       // x (C), wte (V, C) → logits (V)
+//	v                                   // in a cell: the verdict in words, green or orange
+//	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
+//
+// The functions are ordinary Go over []float32 and [][]float32, so a function declared in
+// a cell (interpreted by yaegi) is called by the compiled checker like any other; a panic
+// in it is caught and reported in the verdict. The mistakes recognised: no
+// max-subtraction (the checker also runs the op on scores large enough that exp overflows
+// float32 and float64 alike), the mask on the wrong triangle, no mask, the mask off by one
+// either way, masked scores set to 0 rather than −Inf, the softmax over the wrong axis, a
+// forgotten 1/√HS or 1/HS in its place; for LayerNorm the unbiased variance, no epsilon,
+// epsilon outside the square root, the variance for the standard deviation, RMSNorm, and no
+// weight and bias (the checker also runs it on a stream scaled by 1e-3, where epsilon
+// matters); for GELU the exact erf form, ReLU, the sigmoid approximation, the cubic term or
+// the ½ left out; for the residual add and the unembedding, returning one input alone,
+// subtracting, probabilities or log-probabilities for logits.
+//
+// Read the files in this order:
+//
+//	verdict.go    Verdict: the comparison, the first difference, the mistakes recognised
+//	cases.go      the inputs: the shipped model, the prompts, a seeded draw per call
+//	attention.go  Attention: one head's causal self-attention, and its wrong scales
+//	softmax.go    MaskedSoftmax, and the wrong ways to mask and normalise it
+//	layernorm.go  LayerNorm, and its wrong variances and epsilons
+//	gelu.go       GELU in the tanh approximation, and its look-alikes
+//	residual.go   Residual: the stream plus a block's output
+//	unembed.go    Unembed: ln_f's output times the token table
+package check
