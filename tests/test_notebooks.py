@@ -133,10 +133,10 @@ def test_01_tokenizer():
 
 
 def test_02_five_decisions():
-    nb = assert_clean("02-five-decisions.ipynb")
+    nb = assert_clean("02-five-decisions-solutions.ipynb")
     counts = text(cell(nb, "small := gpt.Count(gpt.Small)"))
     assert "tied:   124,439,808" in counts and "untied: 163,037,184" in counts and "31%" in counts
-    assert "wpe.weight [1024 768]" in text(cell(nb, "gpt.Layout(gpt.Small)"))
+    assert "wpe.weight [1024 768]" in text(cell(nb, 't.Name == "wte.weight" || t.Name == "wpe.weight"'))
     assert text(cell(nb, "long := make([]int, 1100)")).strip().endswith(
         "Cannot forward sequence of length 1100, block size is only 1024")
     init = text(cell(nb, "0.02/math.Sqrt(24)"))
@@ -148,6 +148,19 @@ def test_02_five_decisions():
     assert 8 < final[12, True] < 13 and 8 < final[48, True] < 13, final
     assert 45 < final[12, False] < 62 and 95 < final[48, False] < 125, final
     assert len(pngs(nb)) == 1
+    lns = text(cell(nb, 't.Name == "h.0.ln_1.weight"'))
+    assert lns.split("\n")[:3] == ["h.0.ln_1.weight [768]", "h.0.ln_2.weight [768]", "ln_f.weight [768]"], lns
+    walk = [float(x) for x in re.findall(r"after +\d+ writes: length ([\d.]+)", text(cell(nb, "for writes := 1; writes <= 48")))]
+    assert len(walk) == 3 and 3.0 < walk[1] / walk[0] < 4.0 and 6.0 < walk[2] / walk[0] < 8.0, walk  # √12, √48
+    for check in ("check.LayerNorm(layerNorm).Must()", "check.GELU(gelu).Must()"):
+        assert text(cell(nb, check)).startswith("right: "), text(cell(nb, check))
+
+
+def test_02_exercises_fail_their_checks():
+    nb = assert_clean("02-five-decisions.ipynb")
+    for check in ("check.LayerNorm(layerNorm).Must()", "check.GELU(gelu).Must()"):
+        [err] = [o for o in cell(nb, check).outputs if o.output_type == "error"]
+        assert "not yet: " in err.evalue, err.evalue
 
 
 def test_03_training_is_one_call():
