@@ -23,6 +23,13 @@
 //	model.go       Model and Forward: embeddings, the blocks, ln_f, the logits
 //	hookpoints.go  the activations' names (TransformerLens's), shapes and one sentence each
 //	activation.go  Activation: one named activation, with its shape and statistics
+//	hooked.go      the hooked forward: the readable ops, stopping at every hook point; RunWithHooks
+//	cache.go       RunWithCache and ActivationCache: names, shapes, sizes, Save
+//	lens.go        the logit lens: ln_f and the unembedding on every layer's residual stream
+//	attribution.go direct logit attribution: each head's share of one logit
+//	layermap.go    LayerMap: one number per layer and head, or layer and position
+//	ablation.go    HeadAblation: zero- or mean-ablate each head, the change in loss or a logit
+//	patching.go    ActivationPatching: clean into corrupted, layer × position
 //	stepper.go     Stepper: the forward of one sequence performed one op at a time
 //	stepper_html.go the Stepper in a cell: the block diagram, the op and its output
 //	loss.go        softmax and cross-entropy, and their backward
@@ -70,6 +77,9 @@
 //	c := m.NewCache()                     // one slab of 2·L·BlockSize·C float32
 //	logits, err := m.ForwardCached(c, ids) // only the new positions; c.Len() grows by len(ids)
 //	tr, err := m.Trace(ids, gpt.TraceOptions{Position: -1}) // norms by depth, attention, timings; tr.HTML()
+//	out, cache, err := m.RunWithCache(ids)     // every position's logits, and the named activations
+//	p := cache.MustGet("blocks.0.attn.hook_pattern") // (1, NH, T, T)
+//	out, err = m.RunWithHooks(ids, gpt.Hook{Name: "blocks.*.attn.hook_z", Fn: func(a *gpt.Activation) { … }})
 //	s, err := m.Stepper(ids)              // the forward one op at a time: s.Next(), s.RunTo(name), s.Run()
 //	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)

@@ -37,6 +37,20 @@ import (
 // positions (KVCache.DropOldest) and only the newest token is forwarded, as a naive loop
 // would. Nothing fails; the logits are just wrong from the first crop on (see CompareCrop).
 
+// # Hooks
+//
+// With Hooks set, every step runs the hooked forward (RunWithHooks) in place of Forward,
+// so a student can ablate a head and watch the text change. Uncached, each step's hooks
+// see the whole context, (1, T, …) and scores and pattern (1, NH, T, T). Cached, the
+// prefill is one hooked forward of the prompt, and each later step's hooks see only the
+// new position: (1, 1, …) for the stream, q, k, v, z and the MLP, and (1, NH, 1, pos0+1)
+// for the scores and the pattern — the new query's row over every cached key. hook_k and
+// hook_v see the new position's key and value before they enter the cache, so changing
+// them changes what every later step attends to. A hook that works position by position
+// (ablating a head's z, say) picks the same tokens cached and uncached; one that reads a
+// whole (T, T) pattern sees it a row at a time when cached. A crop of the window
+// re-prefills, running the hooks over the kept window again.
+
 // ErrStopped is returned by Step after the end token was drawn.
 var ErrStopped = errors.New("gpt: generate: stopped at the end token")
 
@@ -77,6 +91,10 @@ type Generator struct {
 	// KeepLogits keeps every step's full logits (V floats) in History; otherwise only the
 	// Step returned by Step carries them.
 	KeepLogits bool
+
+	// Hooks run at their hook points in every step's forward (see Hooks above); they need
+	// Model.
+	Hooks []Hook
 
 	lm      LanguageModel
 	sampler *Sampler
@@ -156,6 +174,14 @@ func (g *Generator) check() error {
 	if g.Cached && g.Model == nil {
 		return fmt.Errorf("gpt: generator: the cached mode needs a *Model")
 	}
+	if len(g.Hooks) > 0 {
+		if g.Model == nil {
+			return fmt.Errorf("gpt: generator: hooks need a *Model")
+		}
+		if err := checkHookNames(g.Model.Config, "generator", g.Hooks); err != nil {
+			return err
+		}
+	}
 	if g.Model != nil && g.Window > g.Model.Config.BlockSize {
 		return fmt.Errorf("gpt: generator: window %d is longer than the block size %d", g.Window, g.Model.Config.BlockSize)
 	}
@@ -197,9 +223,16 @@ func (g *Generator) Step() (Step, error) {
 
 	var logits []float32
 	var err error
-	if g.Cached {
+	switch {
+	case g.Cached:
 		logits, st.Forwarded, err = g.forwardCached(start)
-	} else {
+	case len(g.Hooks) > 0:
+		var out *Output
+		if out, err = g.Model.RunWithHooks(g.ids[start:], g.Hooks...); err == nil {
+			logits = out.Row(0, out.T-1)
+		}
+		st.Forwarded = n - start
+	default:
 		logits, err = g.lm.NextLogits(g.ids[start:])
 		st.Forwarded = n - start
 	}
@@ -252,23 +285,27 @@ func (g *Generator) forwardCached(start int) ([]float32, int, error) {
 		g.cache = m.NewCache()
 	}
 	n := len(g.ids)
+	forward := m.ForwardCached
+	if len(g.Hooks) > 0 {
+		forward = func(c *KVCache, ids []int) ([]float32, error) { return m.forwardCachedHooked(c, ids, g.Hooks) }
+	}
 	if start != g.start && g.StaleCrop && g.cache.Len() > 0 {
 		// The bug: drop the oldest keys and values as they are, forward the newest token.
 		if err := g.cache.DropOldest(start - g.start); err != nil {
 			return nil, 0, err
 		}
-		logits, err := m.ForwardCached(g.cache, g.ids[n-1:])
+		logits, err := forward(g.cache, g.ids[n-1:])
 		return logits, 1, err
 	}
 	if start != g.start || g.cache.Len() == 0 {
 		g.cache.Reset()
-		logits, err := m.ForwardCached(g.cache, g.ids[start:])
+		logits, err := forward(g.cache, g.ids[start:])
 		return logits, n - start, err
 	}
 	if g.cache.Len() != n-1-start {
 		return nil, 0, fmt.Errorf("gpt: generate: cache holds %d positions, the context before the newest token has %d", g.cache.Len(), n-1-start)
 	}
-	logits, err := m.ForwardCached(g.cache, g.ids[n-1:])
+	logits, err := forward(g.cache, g.ids[n-1:])
 	return logits, 1, err
 }
 
@@ -324,7 +361,15 @@ func (g *Generator) Mode() string {
 	if keep == 0 {
 		keep = g.Window
 	}
-	return fmt.Sprintf("%s, window %d, keep %d after a crop", mode, g.Window, keep)
+	hooks := ""
+	if len(g.Hooks) > 0 {
+		var names []string
+		for _, h := range g.Hooks {
+			names = append(names, h.Name)
+		}
+		hooks = ", hooks at " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, window %d, keep %d after a crop%s", mode, g.Window, keep, hooks)
 }
 
 // String prints the policy, the mode and the text so far (ids without a Decoder).

@@ -75,19 +75,8 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	cfg := m.Config
 	C, V, NH := cfg.Channels, cfg.VocabSize, cfg.Heads
 	n, pos0 := len(ids), c.n
-	switch {
-	case c.Config != cfg:
-		return nil, fmt.Errorf("gpt: forward cached: cache made for %v, model is %v", c.Config, cfg)
-	case n == 0:
-		return nil, fmt.Errorf("gpt: forward cached: no tokens")
-	case pos0+n > c.Cap():
-		return nil, fmt.Errorf("gpt: forward cached: %d cached + %d new positions exceed the cache's %d: Cannot forward sequence of length %d, block size is only %d",
-			pos0, n, c.Cap(), pos0+n, cfg.BlockSize)
-	}
-	for t, id := range ids {
-		if id < 0 || id >= V {
-			return nil, fmt.Errorf("gpt: forward cached: token id %d at position %d is outside the vocabulary [0, %d)", id, t, V)
-		}
+	if err := m.checkCached("forward cached", c, ids); err != nil {
+		return nil, err
 	}
 	a := m.cached
 	if a == nil || len(a.encoded) < n*C {
@@ -124,4 +113,26 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	m.logits(logits, last, 1)
 	round(logits)
 	return logits, nil
+}
+
+// checkCached returns an error if ids cannot be pushed through m into c: a cache of
+// another config, no tokens, past the cache's capacity, or an id outside the vocabulary.
+func (m *Model) checkCached(op string, c *KVCache, ids []int) error {
+	cfg := m.Config
+	n, pos0 := len(ids), c.n
+	switch {
+	case c.Config != cfg:
+		return fmt.Errorf("gpt: %s: cache made for %v, model is %v", op, c.Config, cfg)
+	case n == 0:
+		return fmt.Errorf("gpt: %s: no tokens", op)
+	case pos0+n > c.Cap():
+		return fmt.Errorf("gpt: %s: %d cached + %d new positions exceed the cache's %d: Cannot forward sequence of length %d, block size is only %d",
+			op, pos0, n, c.Cap(), pos0+n, cfg.BlockSize)
+	}
+	for t, id := range ids {
+		if id < 0 || id >= cfg.VocabSize {
+			return fmt.Errorf("gpt: %s: token id %d at position %d is outside the vocabulary [0, %d)", op, id, t, cfg.VocabSize)
+		}
+	}
+	return nil
 }

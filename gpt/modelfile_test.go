@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -117,6 +118,13 @@ func TestReferenceScript(t *testing.T) {
 	}
 	if d := math.Abs(committed.Loss - fresh.Loss); d > 1e-6 {
 		t.Errorf("loss differs by %.3g from what tests/make_reference.py writes now", d)
+	}
+	committedActs, freshActs := readRefActivations(t, refDir), readRefActivations(t, out)
+	for n, a := range committedActs {
+		b, ok := freshActs[n]
+		if !ok || len(a.Data) != len(b.Data) || maxDiff(a.Data, b.Data) > 1e-6 {
+			t.Errorf("activation %s differs from what tests/make_reference.py writes now", n)
+		}
 	}
 }
 
@@ -459,5 +467,65 @@ func TestFind(t *testing.T) {
 	t.Setenv("GPT2_WEIGHTS", other)
 	if got, err := Find(); err != nil || got != other {
 		t.Errorf("$GPT2_WEIGHTS file: got %q, %v", got, err)
+	}
+}
+
+// readRefActivations reads activations.safetensors of a reference directory: block 1's
+// pattern, z, result, mlp_pre and resid_post, as tests/make_reference.py's numpy GPT-2
+// computes them.
+func readRefActivations(t testing.TB, dir string) map[string]*Activation {
+	t.Helper()
+	s, err := OpenSafetensors(filepath.Join(dir, "activations.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	acts := map[string]*Activation{}
+	for _, st := range s.Tensors {
+		a := &Activation{Name: st.Name, Shape: st.Shape, Data: make([]float32, st.Len())}
+		if err := s.ReadFloat32(st, a.Data); err != nil {
+			t.Fatal(err)
+		}
+		acts[st.Name] = a
+	}
+	return acts
+}
+
+// RunWithCache's activations of block 1 — the pattern, z, each head's result, the MLP's
+// pre-activation and the residual stream after the block — match the numpy GPT-2's, under
+// the same names and shapes, to 1e-4 like the logits.
+func TestReferenceActivations(t *testing.T) {
+	ref := readReference(t, refDir)
+	want := readRefActivations(t, refDir)
+	m, err := LoadHF(filepath.Join(refDir, "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(want))
+	for n := range want {
+		names = append(names, n)
+	}
+	if len(names) != 5 {
+		t.Fatalf("the reference has %d activations, want 5: %v", len(names), names)
+	}
+	_, cache, err := m.runHooked("test", ref.IDs, nil, func(n string) bool { return matchedByAny(n, names) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		got, err := cache.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want[n]
+		if !slices.Equal(got.Shape, w.Shape) {
+			t.Errorf("%s: shape %v, numpy's %v", n, got.Shape, w.Shape)
+			continue
+		}
+		d := maxDiff(got.Data, w.Data)
+		t.Logf("%s %v: max |diff| %.3g (largest |value| %.3g)", n, w.Shape, d, maxAbs(w.Data))
+		if d > 1e-4 {
+			t.Errorf("%s: max |diff| %.3g from numpy's, want ≤ 1e-4", n, d)
+		}
 	}
 }

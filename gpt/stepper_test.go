@@ -1,21 +1,11 @@
 package gpt
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// relDiff is max |a-b| over max |b|: the tolerance the Stepper's logits are held to.
-func relDiff(a, b []float32) float64 {
-	var scale float64
-	for _, v := range b {
-		scale = math.Max(scale, math.Abs(float64(v)))
-	}
-	return maxDiff(a, b) / scale
-}
 
 // stepperModels are the models the Stepper is tested on: a random Tiny with non-zero
 // biases, and the shipped model with the prompt of a Go file.

@@ -22,6 +22,10 @@ Output, in --out (default gpt/testdata/reference):
     config.json                 the Hugging Face config beside them
     reference.json              the batch (ids, targets) and the mean cross-entropy loss
     logits.safetensors          "logits": (B, T, V) float32
+    activations.safetensors     block 1's activations under TransformerLens's names, float32:
+                                blocks.1.attn.hook_pattern (B, NH, T, T), blocks.1.attn.hook_z
+                                (B, T, NH, HS), blocks.1.attn.hook_result (B, T, NH, C),
+                                blocks.1.mlp.hook_pre (B, T, 4C), blocks.1.hook_resid_post (B, T, C)
 
 Run: /usr/bin/python3 tests/make_reference.py [--out DIR]. The same seed writes the same bytes.
 """
@@ -109,7 +113,9 @@ def gelu(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
-def self_attention(x, w, b, proj_w, proj_b):
+def self_attention(x, w, b, proj_w, proj_b, record=None):
+    """Causal multi-head attention; with a dict record, also the pattern (B, NH, T, T),
+    z (B, T, NH, HS) and each head's result (B, T, NH, C) under TransformerLens's names."""
     n_batch, n_steps, C = x.shape
     hs = C // HEADS
     q, k, v = np.split(x @ w + b, 3, axis=-1)  # each (B, T, C)
@@ -125,21 +131,33 @@ def self_attention(x, w, b, proj_w, proj_b):
     weights = np.exp(scores)
     weights /= weights.sum(axis=-1, keepdims=True)
     mixed = (weights @ v).transpose(0, 2, 1, 3).reshape(n_batch, n_steps, C)
+    if record is not None:
+        z = mixed.reshape(n_batch, n_steps, HEADS, hs)
+        record["attn.hook_pattern"] = weights
+        record["attn.hook_z"] = z
+        # head h's result: its z times its hs rows of the projection
+        record["attn.hook_result"] = np.einsum("bthi,hic->bthc", z, proj_w.reshape(HEADS, hs, C))
     return mixed @ proj_w + proj_b
 
 
-def gpt2_logits(w, ids):
+def gpt2_logits(w, ids, record=None, record_layer=LAYERS - 1):
+    """The logits (B, T, V); with a dict record, block record_layer's activations too."""
     w = {name: t.astype(np.float64) for name, t in w.items()}
     n_steps = ids.shape[1]
     x = w["wte.weight"][ids] + w["wpe.weight"][np.arange(n_steps)]
     for l in range(LAYERS):
         p = f"h.{l}."
         h = layer_norm(x, w[p + "ln_1.weight"], w[p + "ln_1.bias"])
+        here = {} if record is not None and l == record_layer else None
         x = x + self_attention(h, w[p + "attn.c_attn.weight"], w[p + "attn.c_attn.bias"],
-                               w[p + "attn.c_proj.weight"], w[p + "attn.c_proj.bias"])
+                               w[p + "attn.c_proj.weight"], w[p + "attn.c_proj.bias"], here)
         h = layer_norm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
-        h = gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"])
-        x = x + h @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        pre = h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]
+        x = x + gelu(pre) @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        if here is not None:
+            here["mlp.hook_pre"] = pre
+            here["hook_resid_post"] = x
+            record.update({f"blocks.{l}.{name}": t for name, t in here.items()})
     x = layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
     return x @ w["wte.weight"].T  # (B, T, V)
 
@@ -211,7 +229,10 @@ def main():
         json.dump(config, f, indent=2, sort_keys=True)
         f.write("\n")
 
-    logits = gpt2_logits(w, ids)
+    acts = {}
+    logits = gpt2_logits(w, ids, acts)
+    write_safetensors(os.path.join(out, "activations.safetensors"),
+                      {name: t.astype(np.float32) for name, t in acts.items()})
     loss = mean_cross_entropy(logits, targets)
     write_safetensors(os.path.join(out, "logits.safetensors"), {"logits": logits.astype(np.float32)})
     with open(os.path.join(out, "reference.json"), "w") as f:

@@ -19,6 +19,8 @@
 //	loss.go        the training loss curve (a Trainer's History)
 //	attention.go   attention patterns: one head's (T, T) map, every head of a layer, and where
 //	               each head looks from one position, each beside its colour bar
+//	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
+//	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
 //
 // One numbering convention runs through every figure, the one of the hook names
 // (blocks.3.attn.hook_pattern): layers, heads and positions count from 0, so a 6-block model

@@ -35,6 +35,8 @@ func TestGolden(t *testing.T) {
 		{"attention_patterns.png", ExampleAttentionPatterns},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
+		{"layermap.png", ExampleLayerMap},
+		{"logitlens.png", ExampleLogitLens},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

@@ -19,6 +19,8 @@ func init() {
 		"CachingDifference":   reflect.ValueOf(viz.CachingDifference),
 		"CountPositions":      reflect.ValueOf(viz.CountPositions),
 		"Height":              reflect.ValueOf(&viz.Height).Elem(),
+		"LayerMap":            reflect.ValueOf(viz.LayerMap),
+		"LogitLens":           reflect.ValueOf(viz.LogitLens),
 		"LossCurve":           reflect.ValueOf(viz.LossCurve),
 		"NewGrid":             reflect.ValueOf(viz.NewGrid),
 		"Positions":           reflect.ValueOf(viz.Positions),
