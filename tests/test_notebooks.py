@@ -188,6 +188,42 @@ def test_03_training_is_one_call():
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
 
 
+def test_03a_attention_step_by_step():
+    nb, seconds = run("03a-attention-step-by-step-solutions.ipynb")
+    assert seconds < 120, seconds  # the budget for this notebook, on the shipped model
+    nb = assert_clean("03a-attention-step-by-step-solutions.ipynb")
+    steps = text(cell(nb, "for i := 0; i < 9; i++"))
+    assert steps.startswith("0 hook_embed [1 ") and "blocks.0.ln1.hook_scale" in steps, steps
+    assert "blocks.0.attn.hook_q" in steps, steps
+    # The student's four steps, each checked against the model's tensor of this prompt.
+    for name in ("attn.scores", "hook_attn_scores", "hook_pattern", "hook_z"):
+        verdict = text(cell(nb, {"attn.scores": "check.Head(scores(qh, kh), raw.Output, head)",
+                                 "hook_attn_scores": "check.Head(mask(scores(qh, kh))",
+                                 "hook_pattern": "pattern := softmaxRows(mask(scores(qh, kh)))",
+                                 "hook_z": "z := weightedSum("}[name]))
+        assert verdict.startswith("right: head 0 of blocks.") and name in verdict, verdict
+    # The same functions on the checker's own inputs.
+    assert text(cell(nb, "check.MaskedSoftmax(")).startswith("right: the masked softmax")
+    assert text(cell(nb, "check.Attention(")).startswith("right: attention of one head")
+    assert len(pngs(nb)) == 3  # every head's pattern, the one head, the ablation map
+    share = text(cell(nb, "best, bestShare := 0, 0.0"))
+    assert share.count("of its weight on the previous token") == 6, share  # the shipped model's 6 heads
+    lens = text(cell(nb, "cache.LogitLens(tok, 1)"))
+    assert "block 5" in lens, lens[:300]
+    ablation = text(cell(nb, "model.HeadAblation(ids, gpt.ZeroAblation, -1)"))
+    m = re.search(r"the largest change: layer (\d) head (\d), loss ([+-][\d.]+) nats", ablation)
+    assert m and float(m.group(3)) != 0, ablation
+
+
+def test_03a_exercises_fail_their_checks():
+    nb = assert_clean("03a-attention-step-by-step.ipynb")
+    checks = [c for c in code_cells(nb) if "check.Head(" in c.source]
+    assert len(checks) == 4
+    for c in checks:
+        [err] = [o for o in c.outputs if o.output_type == "error"]
+        assert "not yet: " in err.evalue, err.evalue
+
+
 def test_04_the_generation_loop():
     nb = assert_clean("04-the-generation-loop.ipynb")
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))

@@ -38,8 +38,8 @@ func TestHead(t *testing.T) {
 	}
 	scores := masked.Output
 	right := headOf(scores, 2)
-	if v := check.Head(right, scores, 2); !v.OK {
-		t.Errorf("the model's own masked scores: %v", v)
+	if v := check.Head(right, scores, 2); !v.OK || v.MaxDiff != 0 {
+		t.Errorf("the model's own masked scores (−Inf above the diagonal): %v", v)
 	}
 	wrong := headOf(scores, 2)
 	wrong[3][1] += 0.5
