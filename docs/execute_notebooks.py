@@ -7,7 +7,9 @@ included, to docs/notebooks/, so the repository shows every figure without runni
 An exercise notebook is executed in its solutions version (NAME-solutions.ipynb), whose
 checks pass; the blank version is not copied. GPT2_WEIGHTS is set to a path that does not
 exist, so gpt.Pretrained falls back to the shipped model even on a machine with GPT-2's
-weights, and every copy says so in its first output.
+weights, and every copy says so in its first output. The checkout's own path in an output
+(the shipped model's, in that first output) is written relative to the repository, so the
+copies do not depend on where it was cloned.
 """
 import os
 import pathlib
@@ -35,6 +37,18 @@ def chosen(names):
     return [p for p in paths if p.stem + "-solutions" not in stems]
 
 
+def relative_paths(nb):
+    """Writes ROOT/… as …/ in every text output of nb."""
+    prefix = str(ROOT) + "/"
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            if "text" in o:
+                o["text"] = o["text"].replace(prefix, "")
+            for mime, value in o.get("data", {}).items():
+                if isinstance(value, str) and mime.startswith("text/"):
+                    o["data"][mime] = value.replace(prefix, "")
+
+
 def main():
     prefix = tempfile.mkdtemp(prefix="gptnotes-docs-")
     subprocess.run([BIN, "install", "--prefix", prefix, "--name", KERNEL], check=True, stdout=subprocess.DEVNULL)
@@ -52,6 +66,7 @@ def main():
         errors = [c for c in nb.cells if c.cell_type == "code"
                   and "raises-exception" not in c.metadata.get("tags", [])
                   and any(o.output_type == "error" for o in c.outputs)]
+        relative_paths(nb)
         nbformat.write(nb, OUT / path.name)
         print(f"{path.name}: {time.monotonic() - start:.0f} s, {len(errors)} unexpected errors", flush=True)
         if errors:

@@ -62,8 +62,16 @@ try {
       await figCell.scrollIntoViewIfNeeded();
       await figCell.screenshot({ path: figure });
     }
+    // The classic notebook scrolls inside #site; let the page grow so fullPage holds every cell.
+    await page.evaluate(() => {
+      const site = document.getElementById('site');
+      site.style.height = 'auto';
+      site.style.overflow = 'visible';
+      document.body.style.overflow = 'visible';
+    });
     // Cells tagged "screenshot" in the source (```go screenshot), input and output, each as
-    // NAME-cellN.png: the views the README shows.
+    // NAME-cellN.png: the views the README shows (after the page has grown, so a tall cell is
+    // whole).
     const shots = [];
     const tagged = await page.evaluate(() => Jupyter.notebook.get_cells()
       .map((c, i) => ((c.metadata.tags || []).includes('screenshot') ? i : -1)).filter(i => i >= 0));
@@ -74,13 +82,6 @@ try {
       await cell.screenshot({ path: shotPath });
       shots.push(shotPath);
     }
-    // The classic notebook scrolls inside #site; let the page grow so fullPage holds every cell.
-    await page.evaluate(() => {
-      const site = document.getElementById('site');
-      site.style.height = 'auto';
-      site.style.overflow = 'visible';
-      document.body.style.overflow = 'visible';
-    });
     const shot = path.join(outdir, name + '.png');
     await page.screenshot({ path: shot, fullPage: true });
     console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot, figure, shots }));
