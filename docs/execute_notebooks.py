@@ -38,12 +38,16 @@ def chosen(names):
 
 
 def relative_paths(nb):
-    """Writes ROOT/… as …/ in every text output of nb."""
+    """Writes ROOT/… as … in every text output and error of nb."""
     prefix = str(ROOT) + "/"
     for c in nb.cells:
         for o in c.get("outputs", []):
             if "text" in o:
                 o["text"] = o["text"].replace(prefix, "")
+            if "evalue" in o:
+                o["evalue"] = o["evalue"].replace(prefix, "")
+            if "traceback" in o:
+                o["traceback"] = [line.replace(prefix, "") for line in o["traceback"]]
             for mime, value in o.get("data", {}).items():
                 if isinstance(value, str) and mime.startswith("text/"):
                     o["data"][mime] = value.replace(prefix, "")
