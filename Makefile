@@ -24,7 +24,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz bench-class tidy cross record-widgets
+.PHONY: fuzz test-fuzz bench-class tidy cross record-widgets docs
 
 all: build
 
@@ -129,6 +129,11 @@ bench: build
 
 reproduce: build
 	$(BIN) reproduce --out reproduce-out
+
+# docs executes every notebook on the shipped model and writes the executed copies, outputs
+# included, to docs/notebooks/ (docs/execute_notebooks.py), so GitHub shows their figures.
+docs: build
+	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) docs/execute_notebooks.py
 
 clean:
 	rm -rf bin reproduce-out test-output

@@ -24,6 +24,20 @@ func ExampleModel_Forward() {
 }
 
 // The position table has BlockSize rows: a longer sequence has no position embedding.
+// An Output prints its shape and its loss; without targets there is no loss to print.
+func ExampleOutput_String() {
+	m, _ := gpt.New(gpt.Tiny)
+	m.Init(1, true)
+	tokens := []int{5, 17, 300, 42, 8, 99, 100, 7}
+	out, _ := m.Forward([][]int{tokens[:7]}, [][]int{tokens[1:]})
+	last, _ := m.Forward([][]int{tokens[:7]}, nil)
+	fmt.Println(out)
+	fmt.Println(last)
+	// Output:
+	// logits (1, 7, 512), loss 6.299
+	// logits (1, 1, 512), no loss (no targets)
+}
+
 func ExampleModel_Forward_blockSize() {
 	cfg := gpt.Config{VocabSize: 100, BlockSize: 1024, Layers: 1, Heads: 1, Channels: 8}
 	m, _ := gpt.New(cfg)

@@ -58,6 +58,17 @@ func (o *Output) Row(b, t int) []float32 {
 	return o.Logits[i : i+o.V : i+o.V]
 }
 
+// String describes the output in one line, its shape and its loss: "logits (1, 92, 50257),
+// loss 10.883", or "logits (1, 1, 50257), no loss (no targets)" for a forward without
+// targets, whose Loss is NaN.
+func (o *Output) String() string {
+	loss := "no loss (no targets)"
+	if !math.IsNaN(float64(o.Loss)) {
+		loss = fmt.Sprintf("loss %.3f", o.Loss)
+	}
+	return fmt.Sprintf("logits (%d, %d, %d), %s", o.B, o.T, o.V, loss)
+}
+
 // activations are the forward pass's intermediate tensors, llm.c's ActivationTensors. With
 // targets (training) every layer keeps its own copy of each, because the backward pass
 // reads them; the leading L below is then the number of layers. Without targets the blocks

@@ -1,6 +1,6 @@
 """The notebooks as a student meets them: Jupyter's classic notebook server, started here on
 127.0.0.1 over a temporary copy of notebooks/ with the gptnotes kernelspec, driven in Debian's
-headless Chromium by tests/browser/run.mjs (playwright-core): open 01 and 04, trust them, Cell →
+headless Chromium by tests/browser/run.mjs (playwright-core): open 01, 03a and 04, trust them, Cell →
 Run All through the menu, wait for the kernel, then count error outputs and figures; and a
 notebook of live widgets (tests/browser/widgets.mjs): move a slider, click a button, see the
 Output widget and the kernel's state follow. The screenshots go to test-output/browser/."""
@@ -21,7 +21,7 @@ from kernel_harness import BIN, ROOT
 
 BROWSER = ROOT / "tests" / "browser"
 OUT = ROOT / "test-output" / "browser"
-NOTEBOOKS = ["01-tokenizer.ipynb", "04-the-generation-loop.ipynb"]
+NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "04-the-generation-loop.ipynb"]
 
 missing = [what for what, ok in [
     ("chromium", shutil.which("chromium")),
@@ -97,6 +97,13 @@ def test_run_all_in_the_browser(server):
     tok = reports["01-tokenizer.ipynb"]
     assert tok["errors"] == [], tok["errors"]
     assert tok["images"] >= 1, tok  # the merge counts figure
+
+    attn = reports["03a-attention-step-by-step-solutions.ipynb"]
+    assert attn["errors"] == [], attn["errors"]
+    # Every head's patterns, the one head, the ablation map; the Stepper's diagram and heat map
+    # are SVG in HTML.
+    assert attn["images"] >= 4, attn
+    assert attn["shots"] and all(pathlib.Path(s).stat().st_size > 10_000 for s in attn["shots"]), attn
 
     loop = reports["04-the-generation-loop.ipynb"]
     assert loop["errors"] == [], loop["errors"]

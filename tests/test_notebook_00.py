@@ -20,7 +20,8 @@ def run_notebook():
 
 def test_go_in_a_notebook():
     cells = run_notebook()
-    hello, out, html, celsius, progress, plot, error, after = cells
+    (hello, out, html, celsius, progress, plot, help_, import_gpt, error, after,
+     check_fails, check_passes, loop, slider) = cells
 
     assert hello.outputs[0].output_type == "stream" and hello.outputs[0].text == "Hello from Go!\n"
 
@@ -47,3 +48,19 @@ def test_go_in_a_notebook():
     assert "index out of range" in err.evalue + "".join(err.traceback)
 
     assert after.outputs[0].text == "still here: x * y = 42\n"
+
+    # ?gpt.Policy answers in the pager (a payload of the reply), not in the outputs.
+    assert help_.outputs == []
+    assert import_gpt.outputs[0].output_type == "execute_result"
+
+    # display.Check: the error of the failed call, in one line; nothing when there is none.
+    [err] = check_fails.outputs
+    assert err.output_type == "error"
+    assert "gpt: " in err.evalue and "no-such-model.safetensors" in err.evalue, err.evalue
+    assert "shipped with gptnotes" in check_passes.outputs[0].text or "OpenAI's GPT-2 (" in check_passes.outputs[0].text
+
+    assert "stopped itself" in loop.outputs[0].text
+
+    # The widget: its text fallback, and what the function printed on the first call.
+    shown = [o for o in slider.outputs if o.output_type in ("execute_result", "display_data")]
+    assert shown and 'IntSlider "blocks" = 12' in str(shown[0].data.get("text/plain")), slider.outputs

@@ -25,10 +25,11 @@ func (g attentionGrid) Z(c, r int) float64 { return float64(g.w[(g.T-1-r)*g.T+c]
 func (g attentionGrid) X(c int) float64    { return float64(c) }
 func (g attentionGrid) Y(r int) float64    { return float64(r) }
 
-// AttentionMap draws one head's attention weights as a heat map: row q is the distribution of
-// query position q over the key positions k ≤ q (the causal mask leaves the upper triangle 0).
-// weights is (T, T) row-major; tokens, if given, label the axes.
-func AttentionMap(weights []float32, tokens []string, layer, head int) (*plot.Plot, error) {
+// AttentionMap draws one head's attention pattern as a heat map with its colour scale: row q
+// is the distribution of query position q over the key positions k ≤ q (each row sums to 1;
+// the causal mask leaves the upper triangle 0). weights is (T, T) row-major, as
+// blocks.LAYER.attn.hook_pattern holds it for one head; tokens, if given, label the axes.
+func AttentionMap(weights []float32, tokens []string, layer, head int) (*HeatMaps, error) {
 	T := int(math.Round(math.Sqrt(float64(len(weights)))))
 	if T*T != len(weights) || T == 0 {
 		return nil, fmt.Errorf("viz: attention map: %d weights is not a square (T, T) matrix", len(weights))
@@ -36,29 +37,71 @@ func AttentionMap(weights []float32, tokens []string, layer, head int) (*plot.Pl
 	if len(tokens) != 0 && len(tokens) != T {
 		return nil, fmt.Errorf("viz: attention map: %d tokens for %d positions", len(tokens), T)
 	}
+	p := patternPlot(weights, T, tokens, true)
+	p.Title.Text = fmt.Sprintf("attention pattern, layer %d head %d", layer, head)
+	return newHeatMaps("", 1, "weight", p), nil
+}
+
+// AttentionPatterns draws the attention pattern of every head of one layer, on one colour scale:
+// patterns is (NH, T*T), as blocks.LAYER.attn.hook_pattern holds it for one sequence; tokens,
+// if given, label the axes of the first column and the last row.
+func AttentionPatterns(patterns [][]float32, tokens []string, layer int) (*HeatMaps, error) {
+	if len(patterns) == 0 {
+		return nil, fmt.Errorf("viz: attention patterns: no heads")
+	}
+	T := int(math.Round(math.Sqrt(float64(len(patterns[0])))))
+	if len(tokens) != 0 && len(tokens) != T {
+		return nil, fmt.Errorf("viz: attention patterns: %d tokens for %d positions", len(tokens), T)
+	}
+	cols := min(len(patterns), 3)
+	var plots []*plot.Plot
+	for h, w := range patterns {
+		if len(w) != T*T || T == 0 {
+			return nil, fmt.Errorf("viz: attention patterns: head %d has %d weights, want (T, T) = %d", h, len(w), T*T)
+		}
+		p := patternPlot(w, T, tokens, len(patterns) <= cols)
+		p.Title.Text = fmt.Sprintf("head %d", h)
+		plots = append(plots, p)
+	}
+	return newHeatMaps(fmt.Sprintf("layer %d: every head's attention pattern", layer), cols, "weight", plots...), nil
+}
+
+// patternPlot is one (T, T) pattern, query positions down the side, key positions along the
+// bottom, labelled by tokens when there are any (rotated along the bottom when rotate is set).
+func patternPlot(weights []float32, T int, tokens []string, rotate bool) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("attention, layer %d head %d", layer, head)
 	p.X.Label.Text = "key position (attended to)"
 	p.Y.Label.Text = "query position"
 	h := plotter.NewHeatMap(attentionGrid{weights, T}, whiteToBlue(64))
 	h.Min, h.Max = 0, 1
 	p.Add(h)
-	names := make([]string, T)
-	for i := range names {
-		names[i] = strconv.Itoa(i)
-		if len(tokens) == T {
-			names[i] = strconv.Quote(tokens[i])
-		}
-	}
+	names := positionNames(T, tokens)
 	rev := make([]string, T)
 	for i := range names {
 		rev[T-1-i] = names[i]
 	}
 	p.X.Tick.Marker = namedTicks(names)
+	if !rotate { // side by side, the keys are numbered only: their tokens are down the side
+		p.X.Tick.Marker = namedTicks(positionNames(T, nil))
+	}
 	p.Y.Tick.Marker = namedTicks(rev)
-	p.X.Tick.Label.Rotation = math.Pi / 2
-	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
-	return p, nil
+	if rotate {
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
+	}
+	return p
+}
+
+// positionNames labels positions 0…T-1 by their tokens ("3 ' {'"), or by number alone.
+func positionNames(T int, tokens []string) []string {
+	names := make([]string, T)
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+		if len(tokens) == T {
+			names[i] = strconv.Itoa(i) + " " + strconv.Quote(tokens[i])
+		}
+	}
+	return names
 }
 
 // ramp is a palette.Palette of colours from low to high.
@@ -78,7 +121,8 @@ func whiteToBlue(n int) palette.Palette {
 
 // AttentionMatrix assembles one head's (T, T) attention weights from traces of the same T
 // tokens, one per query position (traces[q].Position == q, e.g. m.Trace(ids,
-// gpt.TraceOptions{Position: q}) for q = 0…T-1), for AttentionMap.
+// gpt.TraceOptions{Position: q}) for q = 0…T-1), for AttentionMap. A cache from
+// gpt.RunWithCache holds the same matrix as blocks.LAYER.attn.hook_pattern.
 func AttentionMatrix(traces []*gpt.Trace, layer, head int) ([]float32, error) {
 	T := len(traces)
 	w := make([]float32, T*T)
@@ -98,7 +142,7 @@ func AttentionMatrix(traces []*gpt.Trace, layer, head int) ([]float32, error) {
 
 // AttentionHeads draws where every head of one layer looks from the trace's query position:
 // one row per head, one column per key position 0…Position. d, if not nil, labels the keys.
-func AttentionHeads(tr *gpt.Trace, layer int, d gpt.Decoder) (*plot.Plot, error) {
+func AttentionHeads(tr *gpt.Trace, layer int, d gpt.Decoder) (*HeatMaps, error) {
 	if layer < 0 || layer >= len(tr.Attention) {
 		return nil, fmt.Errorf("viz: attention heads: no layer %d in a %d-layer trace", layer, len(tr.Attention))
 	}
@@ -112,13 +156,13 @@ func AttentionHeads(tr *gpt.Trace, layer int, d gpt.Decoder) (*plot.Plot, error)
 	h := plotter.NewHeatMap(g, whiteToBlue(64))
 	h.Min, h.Max = 0, 1
 	p.Add(h)
-	names := make([]string, K)
-	for k := range names {
-		names[k] = strconv.Itoa(k)
-		if d != nil && k < len(tr.IDs) {
-			names[k] = strconv.Quote(d.Decode([]int{tr.IDs[k]}))
+	var tokens []string
+	if d != nil && K <= len(tr.IDs) {
+		for _, id := range tr.IDs[:K] {
+			tokens = append(tokens, d.Decode([]int{id}))
 		}
 	}
+	names := positionNames(K, tokens)
 	hs := make([]string, NH)
 	for i := range hs {
 		hs[NH-1-i] = strconv.Itoa(i)
@@ -127,7 +171,7 @@ func AttentionHeads(tr *gpt.Trace, layer int, d gpt.Decoder) (*plot.Plot, error)
 	p.Y.Tick.Marker = namedTicks(hs)
 	p.X.Tick.Label.Rotation = math.Pi / 2
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
-	return p, nil
+	return newHeatMaps("", 1, "weight", p), nil
 }
 
 // headGrid is (NH, K) attention rows as a GridXYZ, head 0 at the top.

@@ -3,35 +3,25 @@ package viz_test
 import (
 	"fmt"
 	"log"
-	"math"
-	"math/rand/v2"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
+	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
 
-// causalSoftmax turns seeded random scores into attention weights (T, T): row q is a softmax
-// over keys 0…q, zero above the diagonal, as one head of a causal model produces.
-func causalSoftmax(T int, seed uint64) []float32 {
-	rng := rand.New(rand.NewPCG(seed, 5))
-	w := make([]float32, T*T)
-	for q := 0; q < T; q++ {
-		sum := 0.0
-		e := make([]float64, q+1)
-		for k := 0; k <= q; k++ {
-			e[k] = math.Exp(2 * rng.NormFloat64())
-			sum += e[k]
-		}
-		for k := 0; k <= q; k++ {
-			w[q*T+k] = float32(e[k] / sum)
-		}
+// readAttention reads layer 3's patterns of the shipped model over a hello-world program
+// (testdata/attention.json, go run ./viz/internal/goldendata attention).
+func readAttention() golden.Attention {
+	var a golden.Attention
+	if err := golden.Read("attention", &a); err != nil {
+		log.Fatal(err)
 	}
-	return w
+	return a
 }
 
 func ExampleAttentionMap() {
-	tokens := []string{"func", " main", "()", " {", "\n\t", "fmt", ".", "Println", "(\"", "hello", "\")", "\n}"}
-	p, err := viz.AttentionMap(causalSoftmax(len(tokens), 1), tokens, 3, 5)
+	a := readAttention()
+	p, err := viz.AttentionMap(a.Patterns[3], a.Tokens, a.Layer, 3)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,28 +35,41 @@ func ExampleAttentionMap() {
 }
 
 func ExampleAttentionHeads() {
-	// A made-up trace of 12 tokens queried at the last position: 2 layers of 6 heads, each
-	// row a seeded causal softmax (the last row of causalSoftmax).
-	tokens := words{"func", " main", "()", " {", "\n\t", "fmt", ".", "Println", "(\"", "hello", "\")", "\n}"}
-	T := len(tokens)
-	tr := &gpt.Trace{IDs: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Position: T - 1}
-	for l := 0; l < 2; l++ {
-		var heads [][]float32
-		for h := 0; h < 6; h++ {
-			w := causalSoftmax(T, uint64(10*l+h))
-			heads = append(heads, w[(T-1)*T:])
-		}
-		tr.Attention = append(tr.Attention, heads)
+	// A trace of the last query position, built from the stored patterns' last rows.
+	a := readAttention()
+	T := len(a.Tokens)
+	tr := &gpt.Trace{Position: T - 1, Attention: make([][][]float32, a.Layer+1)}
+	vocab := golden.Words{}
+	for i, t := range a.Tokens {
+		tr.IDs = append(tr.IDs, i)
+		vocab[i] = t
 	}
-	p, err := viz.AttentionHeads(tr, 1, tokens)
+	for _, w := range a.Patterns {
+		tr.Attention[a.Layer] = append(tr.Attention[a.Layer], w[(T-1)*T:])
+	}
+	p, err := viz.AttentionHeads(tr, a.Layer, vocab)
 	if err != nil {
 		log.Fatal(err)
 	}
 	if err := viz.Save(p, "testdata/attention_heads.png"); err != nil {
 		log.Fatal(err)
 	}
-	_, err = viz.AttentionHeads(tr, 2, tokens)
+	_, err = viz.AttentionHeads(tr, a.Layer+1, vocab)
 	fmt.Println(err)
 	// Output:
-	// viz: attention heads: no layer 2 in a 2-layer trace
+	// viz: attention heads: no layer 4 in a 4-layer trace
+}
+
+func ExampleAttentionPatterns() {
+	a := readAttention()
+	f, err := viz.AttentionPatterns(a.Patterns, a.Tokens, a.Layer)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := viz.Save(f, "testdata/attention_patterns.png"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(f)
+	// Output:
+	// <heat maps "layer 3: every head's attention pattern": 6 maps and a colour bar>
 }

@@ -52,6 +52,7 @@ func CacheBudget(budget gpt.CacheBudget, maxBatch int) *Grid {
 			labels(p, lbx, lby, lbt, studyColor)
 		}
 		p.Y.Min = 0
+		p.X.Tick.Marker = batchTicks(maxBatch)
 		if m == "xl" {
 			// The study's figure: XL in bf16, ≈10 sequences weigh the 3.1 GB of weights.
 			points(p, fmt.Sprintf("study: XL bf16, %d seqs ≈ %g GB", reference.XLSequences, reference.XLWeightsGB),
@@ -136,4 +137,13 @@ func budgetFrame(b gpt.BudgetRow, batch, maxBatch int) Frame {
 		Caption: fmt.Sprintf("batch %d: caches %s vs weights %s, %s (they cross at ≈%.1f sequences)",
 			batch, gpt.MB(int(c*1e9)), gpt.MB(int(w*1e9)), verdict, b.Equal),
 	}
+}
+
+// batchTicks marks a batch axis at 1 and every 4 sequences up to max: 1, 4, 8, 12, 16.
+func batchTicks(max int) ticksAt {
+	ts := ticksAt{1}
+	for b := 4; b <= max; b += 4 {
+		ts = append(ts, float64(b))
+	}
+	return ts
 }

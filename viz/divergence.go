@@ -18,6 +18,17 @@ const floor = 1e-8
 
 func floored(x float64) float64 { return math.Max(x, floor) }
 
+// positive keeps the points whose y is above 0, which a log axis can show: the first step of
+// the cached comparison is the same forward in both loops, and its differences are exactly 0.
+func positive(xs, ys []float64) (px, py []float64) {
+	for i, y := range ys {
+		if y > 0 {
+			px, py = append(px, xs[i]), append(py, y)
+		}
+	}
+	return px, py
+}
+
 // PrecisionDivergence draws the fp32 and bf16 greedy loops of one model side by side: per
 // step, the largest logit difference (and with the mean shift removed), against the fp32
 // model's top-2 gap; a dotted line marks the step where the tokens split. Once the gap is
@@ -25,9 +36,9 @@ func floored(x float64) float64 { return math.Max(x, floor) }
 // not working." vs " were not being run on the same system", and they never rejoin). d, if
 // not nil, prints the two tokens at the split.
 func PrecisionDivergence(c *gpt.PrecisionComparison, d gpt.Decoder) *plot.Plot {
-	p := newPlot("fp32 vs bf16, greedy, same weights", "step", "logits")
+	p := newPlot("fp32 vs bf16, greedy, same weights", "step", "Δ logit (log scale)")
 	logY(p)
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Left = false
 	var xs, diff, shifted, gap []float64
 	for _, s := range c.Steps {
 		xs = append(xs, float64(s.N))
@@ -50,7 +61,8 @@ func PrecisionDivergence(c *gpt.PrecisionComparison, d gpt.Decoder) *plot.Plot {
 	} else {
 		p.Title.Text += " (tokens never split)"
 	}
-	roomForLegend(p, 3)
+	p.X.Tick.Marker = stepTicks(len(xs))
+	legendAbove(p, 3)
 	return p
 }
 
@@ -59,28 +71,43 @@ func PrecisionDivergence(c *gpt.PrecisionComparison, d gpt.Decoder) *plot.Plot {
 // much the top-2 gap moved, against the gap itself. The study's GPT-2 small figures (grey,
 // dashed): differences up to 0.011, the gap moved by at most 0.00005, narrowest gap 0.004.
 func CachingDifference(c *gpt.CachingComparison) *plot.Plot {
-	p := newPlot("cached vs uncached, greedy, same weights", "step", "logits")
+	p := newPlot("cached vs uncached, greedy, same weights", "step", "Δ logit (log scale)")
 	logY(p)
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Left = false
 	var xs, diff, shifted, moved, gap []float64
 	for _, s := range c.Steps {
 		xs = append(xs, float64(s.N))
-		diff = append(diff, floored(s.MaxDiff))
-		shifted = append(shifted, floored(s.MaxDiffShifted))
-		moved = append(moved, floored(s.GapChange))
+		diff = append(diff, s.MaxDiff)
+		shifted = append(shifted, s.MaxDiffShifted)
+		moved = append(moved, s.GapChange)
 		gap = append(gap, floored(s.Gap))
 	}
-	line(p, "max |Δlogit| cached − uncached", xs, diff, 1, false)
-	line(p, "same, mean shift removed", xs, shifted, 0, true)
-	line(p, "change of the top-2 gap", xs, moved, 3, false)
-	line(p, "top-2 gap", xs, gap, 2, false)
+	series := []struct {
+		name   string
+		ys     []float64
+		color  int
+		dashed bool
+	}{
+		{"max |Δlogit| cached − uncached", diff, 1, false},
+		{"same, mean shift removed", shifted, 0, true},
+		{"change of the top-2 gap", moved, 3, false},
+		{"top-2 gap", gap, 2, false},
+	}
+	for _, s := range series {
+		if px, py := positive(xs, s.ys); len(px) > 0 {
+			line(p, s.name, px, py, s.color, s.dashed)
+		}
+	}
 	if n := len(xs); n > 0 {
 		x0, x1 := xs[0], xs[n-1]
 		g := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-		hline(p, "study: "+g(reference.CachingMaxDiff)+", "+g(reference.CachingGapMoved)+", "+g(reference.CachingNarrowest),
-			x0, x1, reference.CachingMaxDiff, studyColor, true)
+		hline(p, "the study (GPT-2 small), labelled", x0, x1, reference.CachingMaxDiff, studyColor, true)
 		hline(p, "", x0, x1, reference.CachingGapMoved, studyColor, true)
 		hline(p, "", x0, x1, reference.CachingNarrowest, studyColor, true)
+		labels(p, []float64{x0, x0, x0 + 0.55*(x1-x0)},
+			[]float64{reference.CachingMaxDiff, reference.CachingGapMoved, reference.CachingNarrowest},
+			[]string{"study: max |Δlogit| " + g(reference.CachingMaxDiff), "study: gap moved " + g(reference.CachingGapMoved),
+				"study: narrowest gap " + g(reference.CachingNarrowest)}, studyColor)
 	}
 	if c.NarrowestStep > 0 {
 		points(p, fmt.Sprintf("narrowest gap %.4g at step %d", c.NarrowestGap, c.NarrowestStep),
@@ -95,7 +122,8 @@ func CachingDifference(c *gpt.CachingComparison) *plot.Plot {
 	if c.NarrowestStep > 0 {
 		n++
 	}
-	roomForLegend(p, n)
+	p.X.Tick.Marker = stepTicks(len(xs))
+	legendAbove(p, n)
 	return p
 }
 

@@ -3,60 +3,39 @@ package viz_test
 import (
 	"fmt"
 	"log"
-	"math"
-	"math/rand/v2"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
+	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
 
-// The comparisons below are made up from a seeded generator, shaped like real runs, so the
-// golden images test the drawing and not the model's arithmetic.
-
+// The shipped model against its bf16 twin (testdata/precision.json, go run
+// ./viz/internal/goldendata precision).
 func ExamplePrecisionDivergence() {
-	rng := rand.New(rand.NewPCG(11, 12))
-	c := &gpt.PrecisionComparison{Split: 3}
-	for n := 1; n <= 40; n++ {
-		s := gpt.PrecisionStep{N: n, FP32: n % 12, BF16: n % 12,
-			MaxDiff: 0.3 * math.Exp(0.4*rng.NormFloat64()), Gap: math.Abs(1.5 * rng.NormFloat64())}
-		s.MaxDiffShifted = s.MaxDiff * 0.6
-		if n == 3 {
-			s.Gap, s.FP32, s.BF16 = 0.05, 2, 3
-		}
-		if n >= 3 {
-			s.MaxDiff, s.MaxDiffShifted = 4*s.MaxDiff, 4*s.MaxDiffShifted
-		}
-		c.Steps = append(c.Steps, s)
-	}
-	vocab := words{" were", " not", " working", " being", " run", " on", " the", " same", " system", ".", " it", " and"}
-	if err := viz.Save(viz.PrecisionDivergence(c, vocab), "testdata/precision.png"); err != nil {
+	var p golden.Precision
+	if err := golden.Read("precision", &p); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("split at step", c.Split)
+	if err := viz.Save(viz.PrecisionDivergence(p.Comparison, p.Vocab), "testdata/precision.png"); err != nil {
+		log.Fatal(err)
+	}
+	s := p.Comparison.Steps[p.Comparison.Split-1]
+	fmt.Printf("split at step %d: %q vs %q\n", p.Comparison.Split, p.Vocab.Decode([]int{s.FP32}), p.Vocab.Decode([]int{s.BF16}))
 	// Output:
-	// split at step 3
+	// split at step 7: "\n\t" vs "\n"
 }
 
+// The shipped model's cached loop against its uncached one (testdata/caching.json, go run
+// ./viz/internal/goldendata caching).
 func ExampleCachingDifference() {
-	rng := rand.New(rand.NewPCG(13, 14))
-	c := &gpt.CachingComparison{NarrowestGap: math.Inf(1)}
-	for n := 1; n <= 200; n++ {
-		shift := 0.008 * math.Exp(0.2*rng.NormFloat64())
-		s := gpt.CachingStep{N: n, MaxDiff: shift + 0.0005*math.Abs(rng.NormFloat64()),
-			MaxDiffShifted: 0.0004 * math.Exp(0.3*rng.NormFloat64()), Shift: shift,
-			GapChange: 0.00002 * math.Abs(rng.NormFloat64()), Gap: 0.004 + math.Abs(2*rng.NormFloat64())}
-		if n == 1 {
-			s.MaxDiff, s.MaxDiffShifted, s.Shift, s.GapChange = 0, 0, 0, 0 // the prefill is the same forward
-		}
-		if s.Gap < c.NarrowestGap {
-			c.NarrowestGap, c.NarrowestStep = s.Gap, n
-		}
-		c.Steps = append(c.Steps, s)
-	}
-	if err := viz.Save(viz.CachingDifference(c), "testdata/caching.png"); err != nil {
+	var c gpt.CachingComparison
+	if err := golden.Read("caching", &c); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("narrowest gap %.3f at step %d\n", c.NarrowestGap, c.NarrowestStep)
+	if err := viz.Save(viz.CachingDifference(&c), "testdata/caching.png"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d steps, narrowest gap %.3f at step %d\n", len(c.Steps), c.NarrowestGap, c.NarrowestStep)
 	// Output:
-	// narrowest gap 0.007 at step 49
+	// 200 steps, narrowest gap 0.010 at step 169
 }

@@ -17,9 +17,17 @@
 //	nucleus.go     top-p set size vs temperature, top-k 40/200 mass, entropy in bits
 //	topn.go        the next-token distribution, top n candidates (gpt.Ranked)
 //	loss.go        the training loss curve (a Trainer's History)
-//	attention.go   attention weights from gpt.Trace: one head's (T, T) map, every head of a layer
+//	attention.go   attention patterns: one head's (T, T) map, every head of a layer, and where
+//	               each head looks from one position, each beside its colour bar
 //	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
 //	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
+//
+// One numbering convention runs through every figure, the one of the hook names
+// (blocks.3.attn.hook_pattern): layers, heads and positions count from 0, so a 6-block model
+// has layers 0…5 and a 18-token prompt positions 0…17. The residual-stream figures count how
+// many blocks have been applied instead: 0 is the embedding alone and l is the output of
+// layer l-1 (blocks.{l-1}.hook_resid_post). Steps, tokens, sequences and sizes are counts and
+// are ticked at whole numbers; a log axis says so in its label.
 //
 // and the interactive versions (slider.go): SliderPositions, SliderBudget, SliderTemperature.
 // Each is a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript
@@ -30,6 +38,13 @@
 // compared with gonum's cmpimg); regenerate them with
 //
 //	go test ./viz -regen
+//
+// The Examples draw stored measurements, testdata/*.json, from real runs (freshly initialised
+// models for the residual stream; the shipped model for the rest; a short training run for the
+// loss), so each golden shows what its figure teaches and does not depend on the arithmetic of
+// the machine that draws it. They were written once by
+//
+//	go run -tags openblas ./viz/internal/goldendata
 //
 // Usage in a cell:
 //

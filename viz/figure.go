@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -133,11 +134,14 @@ func encode(d Figure, w, h vg.Length, format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Save writes a figure (a *plot.Plot or a *Grid) to path, as PNG or SVG by its extension; a
-// plot is drawn at the package's Width×Height.
+// Save writes a figure (a *plot.Plot, a *Grid or *HeatMaps) to path, as PNG or SVG by its
+// extension; a plot is drawn at the package's Width×Height.
 func Save(f Figure, path string) error {
 	w, h := Width, Height
-	if g, ok := f.(*Grid); ok {
+	switch g := f.(type) {
+	case *Grid:
+		w, h = g.Width, g.Height
+	case *HeatMaps:
 		w, h = g.Width, g.Height
 	}
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
@@ -168,3 +172,71 @@ func inlineSVG(b []byte) string {
 	}
 	return s
 }
+
+// HeatMaps is one or more heat maps on one colour scale, in rows of Cols, with the scale drawn
+// as a colour bar on the right. In a notebook it shows as a PNG, like a Grid.
+type HeatMaps struct {
+	Title  string
+	Maps   []*plot.Plot // row-major
+	Cols   int          // maps per row, e.g. 3
+	Bar    *plot.Plot   // the colour bar: the scale's colours from its minimum (bottom) to its maximum
+	Width  vg.Length    // the whole figure
+	Height vg.Length
+}
+
+// newHeatMaps lays out maps (each drawn with whiteToBlue(64) over 0…1) beside a colour bar
+// whose axis is named label.
+func newHeatMaps(title string, cols int, label string, maps ...*plot.Plot) *HeatMaps {
+	bar := plot.New()
+	h := plotter.NewHeatMap(barGrid(64), whiteToBlue(64))
+	h.Min, h.Max, h.Rasterized = 0, 1, true
+	bar.Add(h)
+	bar.HideX()
+	bar.X.Padding, bar.Y.Padding = 0, 0
+	bar.Y.Label.Text = label
+	bar.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"},
+		{Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}})
+	rows := (len(maps) + cols - 1) / cols
+	w, ht := Width, Height
+	if len(maps) > 1 {
+		w, ht = vg.Length(cols)*3.4*vg.Inch+vg.Inch, vg.Length(rows)*3.2*vg.Inch+titleSpace(title)
+	}
+	return &HeatMaps{Title: title, Maps: maps, Cols: cols, Bar: bar, Width: w, Height: ht}
+}
+
+// Draw draws the maps and, on the right, the colour bar.
+func (m *HeatMaps) Draw(dc draw.Canvas) {
+	barWidth := 1.3 * vg.Inch
+	left := dc
+	left.Max.X -= barWidth
+	(&Grid{Title: m.Title, Plots: m.Maps, Cols: m.Cols}).Draw(left)
+	bar := dc
+	bar.Min.X = dc.Max.X - barWidth + vg.Millimeter*2
+	bar.Max.X -= 0.2 * vg.Inch
+	bar.Min.Y += 0.9 * vg.Inch // level with the maps' data, above their rotated labels
+	bar.Max.Y -= 0.5*vg.Inch + titleSpace(m.Title)
+	m.Bar.Draw(bar)
+}
+
+// PNG renders the figure at 96 dots per inch.
+func (m *HeatMaps) PNG() []byte {
+	b, err := encode(m, m.Width, m.Height, "png")
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// String describes the figure for text/plain.
+func (m *HeatMaps) String() string {
+	return fmt.Sprintf("<heat maps %q: %d maps and a colour bar>", m.Title, len(m.Maps))
+}
+
+// barGrid is a colour bar's n cells, from 0 at the bottom to 1 at the top, as a GridXYZ (two
+// columns wide, as a heat map needs neighbours to size its cells).
+type barGrid int
+
+func (g barGrid) Dims() (c, r int)   { return 2, int(g) }
+func (g barGrid) Z(c, r int) float64 { return (float64(r) + 0.5) / float64(g) }
+func (g barGrid) X(c int) float64    { return float64(c) }
+func (g barGrid) Y(r int) float64    { return (float64(r) + 0.5) / float64(g) }

@@ -32,6 +32,7 @@ func TestGolden(t *testing.T) {
 		{"loss.png", ExampleLossCurve},
 		{"attention.png", ExampleAttentionMap},
 		{"attention_heads.png", ExampleAttentionHeads},
+		{"attention_patterns.png", ExampleAttentionPatterns},
 		{"precision.png", ExamplePrecisionDivergence},
 		{"caching.png", ExampleCachingDifference},
 		{"layermap.png", ExampleLayerMap},

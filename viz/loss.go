@@ -38,5 +38,8 @@ func LossCurve(history []gpt.StepResult, vocab int) *plot.Plot {
 	}
 	p.Y.Min = 0
 	p.Legend.YOffs = -vg.Points(22)
+	if n := len(history); n > 0 {
+		p.X.Tick.Marker = stepTicks(history[n-1].Step)
+	}
 	return p
 }

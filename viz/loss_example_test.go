@@ -4,30 +4,32 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"math/rand/v2"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
+	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
 
+// A real run (testdata/loss.json, go run ./viz/internal/goldendata loss): a two-block model
+// trained for 300 steps on Go's strings package with the shipped model's tokenizer.
 func ExampleLossCurve() {
-	// A made-up run shaped like a Trainer's History: the loss falls from ln 4096 towards 2
-	// nats, with seeded noise; the validation loss every 200 steps.
-	rng := rand.New(rand.NewPCG(3, 4))
+	var run golden.Loss
+	if err := golden.Read("loss", &run); err != nil {
+		log.Fatal(err)
+	}
 	var history []gpt.StepResult
-	for step := 1; step <= 2000; step += 1 {
-		r := gpt.StepResult{Step: step, Steps: 2000, ValLoss: math.NaN(),
-			Loss: 2 + (math.Log(4096)-2)*math.Exp(-float64(step)/250) + 0.08*rng.NormFloat64()}
-		if step%200 == 0 {
-			r.ValLoss = 2.15 + (math.Log(4096)-2.15)*math.Exp(-float64(step)/250)
+	for _, s := range run.Steps {
+		r := gpt.StepResult{Step: s.Step, Steps: s.Steps, Loss: s.Loss, ValLoss: math.NaN()}
+		if s.ValLoss != nil {
+			r.ValLoss = *s.ValLoss
 		}
 		history = append(history, r)
 	}
-	if err := viz.Save(viz.LossCurve(history, 4096), "testdata/loss.png"); err != nil {
+	if err := viz.Save(viz.LossCurve(history, run.Vocab), "testdata/loss.png"); err != nil {
 		log.Fatal(err)
 	}
 	last := history[len(history)-1]
 	fmt.Printf("%d steps, last validation loss %.2f\n", len(history), last.ValLoss)
 	// Output:
-	// 2000 steps, last validation loss 2.15
+	// 300 steps, last validation loss 5.27
 }

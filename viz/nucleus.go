@@ -79,22 +79,26 @@ func TopP(sweeps []TemperatureSweep) *Grid {
 	logY(left)
 	right := newPlot("mass kept: top-200 solid, top-40 dashed", "temperature", "mass kept")
 	right.Legend.Top = false
+	studied := false // one legend entry for all of the study's marks
 	for i, s := range sweeps {
 		sizes := make([]float64, len(s.NucleusSizes))
 		for k, n := range s.NucleusSizes {
 			sizes[k] = float64(n)
 		}
 		line(left, fmt.Sprintf("%s (%.1f bits)", short(s.Prompt, 28), s.EntropyBits), s.Temperatures, sizes, i, false)
-		if marks, ok := reference.Nucleus[s.Prompt]; ok {
-			for _, m := range marks {
-				points(left, "", []float64{m[0]}, []float64{m[1]}, studyColor, studyGlyph)
+		for _, m := range reference.Nucleus[s.Prompt] {
+			name := ""
+			if !studied {
+				name, studied = "the study (GPT-2 small)", true
 			}
+			points(left, name, []float64{m[0]}, []float64{m[1]}, studyColor, studyGlyph)
 		}
 		line(right, short(s.Prompt, 28), s.Temperatures, s.Top200Mass, i, false)
 		line(right, "", s.Temperatures, s.Top40Mass, i, true)
 	}
 	left.Y.Min = 1
 	right.Y.Min, right.Y.Max = 0, 1.02
+	left.X.Tick.Marker, right.X.Tick.Marker = temperatureTicks, temperatureTicks
 	return NewGrid("Sampling is a policy on top: top-p and top-k against the temperature", 2, left, right)
 }
 
@@ -159,3 +163,8 @@ func short(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// temperatureTicks marks the temperature axis where the text needs it: 0.8 and 1.0 (the
+// model's own distribution) among them.
+var temperatureTicks = plot.ConstantTicks([]plot.Tick{{Value: 0.2, Label: "0.2"}, {Value: 0.5, Label: "0.5"},
+	{Value: 0.8, Label: "0.8"}, {Value: 1, Label: "1.0"}, {Value: 1.5, Label: "1.5"}, {Value: 2, Label: "2.0"}})

@@ -58,6 +58,7 @@ func Positions(counts []PositionCount, timings []DecodeTiming) *Grid {
 	line(left, "without a cache", xs, un, 1, false)
 	line(left, "with a KV cache", xs, ca, 0, false)
 	points(left, "study: 35,456 vs 266 at 256", []float64{256, 256}, []float64{35456, 266}, studyColor, studyGlyph)
+	left.X.Tick.Marker = ticksAt{1, 64, 128, 256, 384, 512}
 
 	right := newPlot("uncached ÷ cached", "new tokens", "ratio")
 	logY(right)
@@ -88,6 +89,7 @@ func Positions(counts []PositionCount, timings []DecodeTiming) *Grid {
 		append(append([]float64{}, reference.DecodeNew...), reference.DecodeNew...),
 		append(append([]float64{}, sp...), st...), studyColor, studyGlyph)
 	right.Y.Min, right.X.Max = 1, 600
+	right.X.Tick.Marker = ticksAt{1, 64, 128, 256, 384, 512}
 	return NewGrid("Generation is a loop: work vs time, with and without the KV cache", 2, left, right)
 }
 

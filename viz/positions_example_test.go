@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"time"
 
 	"github.com/gptnotes/gptnotes/viz"
+	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
 
 func ExamplePositions() {
@@ -15,13 +15,13 @@ func ExamplePositions() {
 		news = append(news, n)
 	}
 	counts := viz.CountPositions(11, news)
-	// Timings as measured on a laptop in the study (cached 1 s per 64 tokens, for the figure).
-	timings := []viz.DecodeTiming{
-		{NewTokens: 64, Cached: 1400 * time.Millisecond, Uncached: 4060 * time.Millisecond},
-		{NewTokens: 256, Cached: 5600 * time.Millisecond, Uncached: 28 * time.Second},
-		{NewTokens: 512, Cached: 11200 * time.Millisecond, Uncached: 82880 * time.Millisecond},
+	// The shipped model's cached and uncached loops timed on a loaded two-core machine
+	// (testdata/positions.json, go run ./viz/internal/goldendata positions).
+	var run golden.Positions
+	if err := golden.Read("positions", &run); err != nil {
+		log.Fatal(err)
 	}
-	if err := viz.Save(viz.Positions(counts, timings), "testdata/positions.png"); err != nil {
+	if err := viz.Save(viz.Positions(counts, run.Timings), "testdata/positions.png"); err != nil {
 		log.Fatal(err)
 	}
 	c := counts[15]

@@ -46,7 +46,9 @@ func ResidualNorms(growths []gpt.Growth) *plot.Plot {
 		}
 		return keys[i].layers < keys[j].layers
 	})
-	p := newPlot(fmt.Sprintf("residual stream at init, width %d, %d positions", width, T), "block", "‖x_l‖ / ‖x_0‖ (mean over positions)")
+	p := newPlot(fmt.Sprintf("residual stream at init, width %d, %d positions", width, T),
+		"blocks applied (0 = the embedding alone)",
+		"‖x_l‖ / ‖x_0‖ (log scale)")
 	logY(p)
 	for _, k := range keys {
 		n := float64(seeds[k])
@@ -75,5 +77,6 @@ func ResidualNorms(growths []gpt.Growth) *plot.Plot {
 	p.Y.Min = 1
 	p.X.Max = 56
 	p.X.Tick.Marker = ticksAt{0, 6, 12, 18, 24, 30, 36, 42, 48}
+	legendAbove(p, len(keys)+1)
 	return p
 }

@@ -186,18 +186,30 @@ func (t ticksAt) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// roomForLegend raises the top of a log-scale y axis so that a legend of n entries, drawn at
-// the top of the plot, sits above the data instead of over it (at the package's Height).
-func roomForLegend(p *plot.Plot, n int) {
-	lo, hi := p.Y.Min, p.Y.Max
-	if lo <= 0 || hi <= lo {
-		return
-	}
-	decades := math.Log10(hi / lo)
-	f := float64(n) * 13 / (Height.Points() - 90) // the legend's share of the data area
-	if f >= 0.8 {
-		f = 0.8
-	}
-	p.Y.Max = hi * math.Pow(10, f*decades/(1-f)+0.15)
+// legendAbove moves the legend of n entries out of the data area, into a band between the
+// title and the data, so no axis has to be stretched to make room for it.
+func legendAbove(p *plot.Plot, n int) {
+	h := vg.Length(n) * (p.Legend.TextStyle.Rectangle("Ég").Max.Y + p.Legend.Padding)
+	p.Title.Padding += h
 	p.Legend.Top = true
+	p.Legend.YOffs = h
+}
+
+// stepTicks marks a step axis of n steps at whole steps: 1 and every 2, 5, 10, 20, 50 … (at
+// most about six labels), so a count never reads as a fraction.
+func stepTicks(n int) ticksAt {
+	every := 1
+	for _, e := range []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000} {
+		every = e
+		if n/e <= 6 {
+			break
+		}
+	}
+	ts := ticksAt{1}
+	for v := every; v <= n; v += every {
+		if v > 1 {
+			ts = append(ts, float64(v))
+		}
+	}
+	return ts
 }

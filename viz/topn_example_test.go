@@ -3,10 +3,10 @@ package viz_test
 import (
 	"fmt"
 	"log"
-	"math/rand/v2"
+	"strconv"
 
-	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/viz"
+	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
 
 // words is a Decoder over a made-up vocabulary, for the examples.
@@ -20,21 +20,18 @@ func (w words) Decode(ids []int) string {
 	return s
 }
 
+// The shipped model's next tokens after "func main() {\n\tfmt." (testdata/topn.json, go run
+// ./viz/internal/goldendata topn).
 func ExampleTopTokens() {
-	vocab := words{" the", " a", " located", " Paris", " one", " in", " not", " France", " home", " known", " also", " famous"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	logits := make([]float32, len(vocab))
-	for i := range logits {
-		logits[i] = float32(rng.NormFloat64())
-	}
-	cs, err := gpt.Ranked(logits, 1, 8)
-	if err != nil {
+	var top golden.TopN
+	if err := golden.Read("topn", &top); err != nil {
 		log.Fatal(err)
 	}
-	if err := viz.Save(viz.TopTokens(cs, vocab, "next token after a made-up prompt"), "testdata/topn.png"); err != nil {
+	cs := top.Candidates[:8]
+	if err := viz.Save(viz.TopTokens(cs, top.Vocab, "next token after "+strconv.Quote(top.Prompt)), "testdata/topn.png"); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%q %.1f%%\n", vocab.Decode([]int{cs[0].ID}), 100*cs[0].Prob)
+	fmt.Printf("%q %.1f%%\n", top.Vocab.Decode([]int{cs[0].ID}), 100*cs[0].Prob)
 	// Output:
-	// " not" 33.2%
+	// "Errorf" 5.2%
 }

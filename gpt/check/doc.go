@@ -13,6 +13,7 @@
 //	v := check.GELU(myGELU)             // x → GELU(x), the tanh approximation
 //	v := check.Residual(myAdd)          // x, y (C) → x + y
 //	v := check.Unembed(myUnembed)       // x (C), wte (V, C) → logits (V)
+//	v := check.Head(myPattern, cache.MustGet("blocks.3.attn.hook_pattern"), 0) // a tensor of one head, this prompt's
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -39,4 +40,5 @@
 //	gelu.go       GELU in the tanh approximation, and its look-alikes
 //	residual.go   Residual: the stream plus a block's output
 //	unembed.go    Unembed: ln_f's output times the token table
+//	head.go       Head: a tensor a cell computed for one head, against the model's on the same prompt
 package check

@@ -156,7 +156,10 @@ func (v *Verdict) compare(yours, model grid, where func(r, c int) string, dims s
 				first = [2]int{r, c}
 			}
 			d := math.Abs(float64(y) - float64(m))
-			if !finite(y) && finite(m) {
+			switch {
+			case y == m: // −Inf where the model's is −Inf (the mask) differs by nothing
+				d = 0
+			case !finite(y) && finite(m):
 				d = math.NaN()
 			}
 			if math.IsNaN(d) && !math.IsNaN(v.MaxDiff) || d > v.MaxDiff {

@@ -2,6 +2,7 @@ package display_test
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
 )
@@ -39,4 +40,14 @@ func ExampleHandle() {
 	// update=false <progress value=1 max=3></progress>
 	// update=true <progress value=2 max=3></progress>
 	// update=true <progress value=3 max=3></progress>
+}
+
+func ExampleCheck() {
+	defer func() { fmt.Println("stopped:", recover()) }()
+	display.Check(nil) // nothing happens
+	_, err := strconv.Atoi("twelve")
+	display.Check(err)
+	fmt.Println("not reached")
+	// Output:
+	// stopped: strconv.Atoi: parsing "twelve": invalid syntax
 }

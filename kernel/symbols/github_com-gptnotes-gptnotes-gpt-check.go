@@ -12,6 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"Attention":     reflect.ValueOf(check.Attention),
 		"GELU":          reflect.ValueOf(check.GELU),
+		"Head":          reflect.ValueOf(check.Head),
 		"LayerNorm":     reflect.ValueOf(check.LayerNorm),
 		"MaskedSoftmax": reflect.ValueOf(check.MaskedSoftmax),
 		"Residual":      reflect.ValueOf(check.Residual),

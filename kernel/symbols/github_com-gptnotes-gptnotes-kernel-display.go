@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/kernel/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Check":        reflect.ValueOf(display.Check),
 		"ClearOutput":  reflect.ValueOf(display.ClearOutput),
 		"Display":      reflect.ValueOf(display.Display),
 		"ErrNoInput":   reflect.ValueOf(&display.ErrNoInput).Elem(),

@@ -1,10 +1,10 @@
 // Drives Jupyter's classic notebook UI in Debian's headless Chromium, as a student would:
 // open a notebook, Cell → Run All from the menu, wait for the kernel to finish, check that no
 // cell shows an error (cells tagged raises-exception may), count figures, take screenshots: the
-// whole notebook and its first cell with a figure.
+// whole notebook, its first cell with a figure, and each cell tagged "screenshot".
 //
 //   node run.mjs BASE_URL TOKEN OUTDIR NOTEBOOK...
-// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot", "figure"}.
+// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot", "figure", "shots"}.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
@@ -69,9 +69,22 @@ try {
       site.style.overflow = 'visible';
       document.body.style.overflow = 'visible';
     });
+    // Cells tagged "screenshot" in the source (```go screenshot), input and output, each as
+    // NAME-cellN.png: the views the README shows (after the page has grown, so a tall cell is
+    // whole).
+    const shots = [];
+    const tagged = await page.evaluate(() => Jupyter.notebook.get_cells()
+      .map((c, i) => ((c.metadata.tags || []).includes('screenshot') ? i : -1)).filter(i => i >= 0));
+    for (const i of tagged) {
+      const cell = page.locator('#notebook-container > .cell').nth(i);
+      const shotPath = path.join(outdir, `${name}-cell${i}.png`);
+      await cell.scrollIntoViewIfNeeded();
+      await cell.screenshot({ path: shotPath });
+      shots.push(shotPath);
+    }
     const shot = path.join(outdir, name + '.png');
     await page.screenshot({ path: shot, fullPage: true });
-    console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot, figure }));
+    console.log(JSON.stringify({ notebook: nb, ...report, screenshot: shot, figure, shots }));
     if (report.errors.length) failed = true;
     await page.close();
   }
