@@ -46,7 +46,8 @@ def hub():
 
 def check_first_notebook(outputs):
     """The outputs of notebooks/00's cells, as tests/test_notebook_00.py checks them."""
-    hello, out, html, celsius, progress, plot, error, after = outputs
+    (hello, out, html, celsius, progress, plot, _help, _import, error, after,
+     check_fails, _check_passes, _loop, _slider) = outputs
 
     def data(msgs, kind):
         return [m["content"]["data"] for m in msgs if m["header"]["msg_type"] == kind]
@@ -62,6 +63,7 @@ def check_first_notebook(outputs):
     [err] = error
     assert err["header"]["msg_type"] == "error" and "index out of range" in json.dumps(err["content"])
     assert [m["content"]["text"] for m in after] == ["still here: x * y = 42\n"]
+    assert [m["header"]["msg_type"] for m in check_fails] == ["error"]
 
 
 async def student_session(hub, name, token):
