@@ -94,8 +94,8 @@ type stoppedRun struct {
 const reviveWait = 300 * time.Millisecond
 
 // execute runs a compiled piece until it ends or ctx is done.
+// Execute and RunCallback, its only callers, have put back the id of an earlier stop (revive).
 func (s *Session) execute(ctx context.Context, prog *interp.Program) error {
-	s.revive(nil)
 	y := s.yaegi
 	y.mu.Lock()
 	*y.done = make(chan struct{})
@@ -140,7 +140,7 @@ func (s *Session) execute(ctx context.Context, prog *interp.Program) error {
 // revive puts back the run id of the last stopped run, so that the frames and function values
 // of earlier cells run again (see the top of this file); it first waits out the rest of
 // reviveWait. When the stopped cell's goroutine is still inside compiled code, it says so on
-// sink's stderr (sink may be nil) and in the kernel's log.
+// sink's stderr and in the kernel's log.
 func (s *Session) revive(sink Sink) {
 	r := s.stopped
 	if r == nil {
@@ -155,10 +155,8 @@ func (s *Session) revive(sink Sink) {
 			break
 		}
 		fmt.Fprintf(LogWriter(), "session: interrupted cell #%d is still inside a call of compiled code\n", r.cell)
-		if sink != nil {
-			sink.Stream("stderr", fmt.Sprintf("note: execution #%d was interrupted inside a call of compiled code, which cannot be stopped; "+
-				"when that call returns, the function or loop it was in runs on to its end\n", r.cell))
-		}
+		sink.Stream("stderr", fmt.Sprintf("note: execution #%d was interrupted inside a call of compiled code, which cannot be stopped; "+
+			"when that call returns, the function or loop it was in runs on to its end\n", r.cell))
 	}
 	atomic.StoreUint64(s.yaegi.id, r.id)
 }
