@@ -154,6 +154,10 @@ func GenerateStream(ctx context.Context, m LanguageModel, maxContextLen int, tok
 // the given temperature, stopping at the end token; the channel is then closed. The
 // goroutine behind it never blocks on a reader that stopped reading (see GenerateStream);
 // to stop the work too, use GenerateChanContext.
+//
+// One difference from the seed: the seed's channel sent the end token and then closed;
+// this one closes without sending it, so a reader never decodes <|endoftext|> into its
+// text. Generate reports a stop at the end token in Generation.End.
 func GenerateChan(m LanguageModel, maxContextLen int, tok Tokenizer, prompt string, maxNew int, temperature float64) <-chan int {
 	return GenerateStream(context.Background(), m, maxContextLen, tok, prompt, maxNew, Policy{Temperature: temperature}).C
 }

@@ -14,6 +14,9 @@
 //	v := check.Residual(myAdd)          // x, y (C) → x + y
 //	v := check.Unembed(myUnembed)       // x (C), wte (V, C) → logits (V)
 //	v := check.Head(myPattern, cache.MustGet("blocks.3.attn.hook_pattern"), 0) // a tensor of one head, this prompt's
+//	v := check.CachedLoop(myLoop)       // (model, prompt, steps) → each step's logits and the cache
+//	v := check.BF16(myRound)            // x → x rounded to bfloat16, ties to even, bit for bit
+//	v := check.Sampler(mySampler)       // (logits, policy) → a draw per call, token for token with gpt.Sampler
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -41,4 +44,7 @@
 //	residual.go   Residual: the stream plus a block's output
 //	unembed.go    Unembed: ln_f's output times the token table
 //	head.go       Head: a tensor a cell computed for one head, against the model's on the same prompt
+//	cachedloop.go CachedLoop: a greedy loop on the KV cache, against full forwards, and its broken caches
+//	bf16.go       BF16: rounding to bfloat16, on the residual stream and the edge cases where roundings part
+//	sampler.go    Sampler: temperature, top-k, top-p and the draw, against the library's with the same seed
 package check

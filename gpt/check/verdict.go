@@ -23,13 +23,22 @@ type Verdict struct {
 	Yours    []float32 // the row of your output where it first differs (nil when OK or the shape is wrong)
 	Model    []float32 // the same row of the model's output
 	FirstCol int       // the column of the first difference in that row
+	Ref      string    // whose output yours is compared with; "" means the model's
+}
+
+// ref is whose output the student's is compared with, for the verdict's sentences.
+func (v *Verdict) ref() string {
+	if v.Ref != "" {
+		return v.Ref
+	}
+	return "the model's"
 }
 
 // String says the verdict in a sentence or three: "right: attention of one head matches
 // the model's to 1e-5 …", or "not yet: attention of one head, on …: differs first at …".
 func (v *Verdict) String() string {
 	if v.OK {
-		return fmt.Sprintf("right: %s matches the model's to %.0e on %s (largest difference %.2g, at %s).", v.Op, v.Tol, v.Case, v.MaxDiff, v.Where)
+		return fmt.Sprintf("right: %s matches %s to %.0e on %s (largest difference %.2g, at %s).", v.Op, v.ref(), v.Tol, v.Case, v.MaxDiff, v.Where)
 	}
 	s := fmt.Sprintf("not yet: %s, on %s: %s", v.Op, v.Case, v.Problem)
 	if v.Mistake != "" {
@@ -75,7 +84,7 @@ func (v *Verdict) HTML() string {
 		for _, r := range []struct {
 			name string
 			row  []float32
-		}{{"yours", v.Yours}, {"the model's", v.Model}} {
+		}{{"yours", v.Yours}, {v.ref(), v.Model}} {
 			fmt.Fprintf(&b, "</tr><tr><th>%s</th>", r.name)
 			for c := lo; c < hi; c++ {
 				style := ""
@@ -143,7 +152,7 @@ func sameShape(a, b grid) bool {
 // dims names the shape, e.g. "T × HS".
 func (v *Verdict) compare(yours, model grid, where func(r, c int) string, dims string) {
 	if !sameShape(yours, model) {
-		v.Problem = fmt.Sprintf("the shape is wrong: yours has %s, the model's %s (%s).", shapeOf(yours), shapeOf(model), dims)
+		v.Problem = fmt.Sprintf("the shape is wrong: yours has %s, %s %s (%s).", shapeOf(yours), v.ref(), shapeOf(model), dims)
 		v.MaxDiff = math.NaN()
 		return
 	}
@@ -157,7 +166,7 @@ func (v *Verdict) compare(yours, model grid, where func(r, c int) string, dims s
 			}
 			d := math.Abs(float64(y) - float64(m))
 			switch {
-			case y == m: // −Inf where the model's is −Inf (the mask) differs by nothing
+			case y == m || !finite(y) && !finite(m) && near(y, m, v.Tol): // −Inf where the model's is −Inf (the mask), NaN where it is NaN
 				d = 0
 			case !finite(y) && finite(m):
 				d = math.NaN()
@@ -176,7 +185,7 @@ func (v *Verdict) compare(yours, model grid, where func(r, c int) string, dims s
 	}
 	r, c := first[0], first[1]
 	v.Yours, v.Model, v.FirstCol = yours[r], model[r], c
-	v.Problem = fmt.Sprintf("differs first at %s: yours %.4g, the model's %.4g", where(r, c), yours[r][c], model[r][c])
+	v.Problem = fmt.Sprintf("differs first at %s: yours %.4g, %s %.4g", where(r, c), yours[r][c], v.ref(), model[r][c])
 	if math.IsNaN(v.MaxDiff) {
 		v.Problem += "; yours has NaN or ±Inf (first at " + v.Where + ")."
 	} else {

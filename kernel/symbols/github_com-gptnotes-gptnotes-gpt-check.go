@@ -11,11 +11,14 @@ func init() {
 	Symbols["github.com/gptnotes/gptnotes/gpt/check/check"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Attention":     reflect.ValueOf(check.Attention),
+		"BF16":          reflect.ValueOf(check.BF16),
+		"CachedLoop":    reflect.ValueOf(check.CachedLoop),
 		"GELU":          reflect.ValueOf(check.GELU),
 		"Head":          reflect.ValueOf(check.Head),
 		"LayerNorm":     reflect.ValueOf(check.LayerNorm),
 		"MaskedSoftmax": reflect.ValueOf(check.MaskedSoftmax),
 		"Residual":      reflect.ValueOf(check.Residual),
+		"Sampler":       reflect.ValueOf(check.Sampler),
 		"Unembed":       reflect.ValueOf(check.Unembed),
 
 		// type definitions
