@@ -68,8 +68,8 @@ func (s TemperatureSweep) At(T float64) int {
 
 // TopP draws, on the left, each prompt's top-p set size against the temperature (log scale,
 // the entropy at T = 1 in the legend) and, on the right, the mass the top-40 (dashed) and
-// top-200 (solid) tokens keep. The study's points (GPT-2 small) are grey crosses when a sweep
-// uses one of its prompts.
+// top-200 (solid) tokens keep. The study's points (GPT-2 small) are grey crosses, each
+// labelled with its prompt, temperature and figure, when a sweep uses one of its prompts.
 func TopP(sweeps []TemperatureSweep) *Grid {
 	topP := 0.9
 	if len(sweeps) > 0 {
@@ -92,6 +92,10 @@ func TopP(sweeps []TemperatureSweep) *Grid {
 				name, studied = "the study (GPT-2 small)", true
 			}
 			points(left, name, []float64{m[0]}, []float64{m[1]}, studyColor, studyGlyph)
+			// Each mark says whose it is, since it sits on this model's curve only when the
+			// model is GPT-2 small.
+			labels(left, []float64{m[0]}, []float64{m[1]},
+				[]string{fmt.Sprintf("%s, T %.1f: %s", short(s.Prompt, 14), m[0], gpt.Commas(int(m[1])))}, studyColor)
 		}
 		line(right, short(s.Prompt, 28), s.Temperatures, s.Top200Mass, i, false)
 		line(right, "", s.Temperatures, s.Top40Mass, i, true)
