@@ -225,7 +225,7 @@ def test_03a_exercises_fail_their_checks():
 
 
 def test_04_the_generation_loop():
-    nb = assert_clean("04-the-generation-loop.ipynb")
+    nb = assert_clean("04-the-generation-loop-solutions.ipynb")
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))
     counted = text(cell(nb, "check(false)"))
     assert "uncached: counted 2720 formula 2720" in counted and "cached:   counted 74 formula 74" in counted
@@ -241,10 +241,15 @@ def test_04_the_generation_loop():
     assert crop.count("same token as the uncached loop: true") == 24, crop
     assert crop.count("window moved") == 2, crop
     # The student's own cached loop matches the full forward on the logits, and the Generator's tokens.
-    own = text(cell(nb, "mine, worst := myCachedLoop(prompt, 20)"))
+    own = text(cell(nb, "mine, myCache := myCachedLoop(model, prompt, 20)"))
     assert float(re.search(r"over 20 steps: (\S+) ", own).group(1)) < 1e-4, own
+    assert "cache holds 30 positions: the prompt's 11 and 19 fed back" in own, own
     mine = re.search(r"my first 5 tokens: +(\[.*\])", own).group(1)
     assert f"the Generator's 5:    {mine}" in own, own
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cached-loop", True), ("window-loop", True)]
+    seed = text(cell(nb, "gpt.GenerateChan(model, model.Config.BlockSize"))
+    assert "GenerateText at T = 0 is the greedy Generator's text: true" in seed, seed
+    assert re.search(r"\b(\d+) ids streamed, the prompt's included", seed), seed
     # The stale cache, broken on purpose: equal before the first crop, wrong after, no error.
     stale = text(cell(nb, "gpt.CompareCrop(model, prompt, 60, 24)"))
     m = re.search(r"first crop at step (\d+): max \|Δlogit\| (\S+) before it, (\S+) after", stale)
@@ -259,7 +264,7 @@ def test_04_the_generation_loop():
 
 
 def test_05_same_weights_different_bugs():
-    nb = assert_clean("05-same-weights-different-bugs.ipynb")
+    nb = assert_clean("05-same-weights-different-bugs-solutions.ipynb")
     caching = text(cell(nb, "gpt.CompareCaching(model, prompt, 60)"))
     assert float(re.search(r"largest logit difference ([\d.e+-]+);", caching).group(1)) < 1e-3, caching
     assert "T = 0: [NaN NaN NaN]" in text(cell(nb, "naive(logits, 0)"))
@@ -273,10 +278,20 @@ def test_05_same_weights_different_bugs():
     m = re.search(r"ours max \|Δlogit\| (\S+) .*batched\) (\S+),", inv)
     assert m and m.group(1) == "0" and float(m.group(2)) > 0, inv
     assert len(pngs(nb)) == 2
+    # One step by hand, then the same step of CompareCaching.
+    hand = re.search(r"step 2: max \|Δ\| (\S+), mean Δ \S+, max \|Δ − mean\| \S+; top-2 gap (\S+) uncached",
+                     text(cell(nb, "cachedRow, err := model.ForwardCached(cache, []int{best})")))
+    assert hand and float(hand.group(1)) < 1e-3 < float(hand.group(2)), hand
+    assert f"its step 2: max |Δ| {hand.group(1)}," in text(cell(nb, "s2 := caching.Steps[1]"))
+    rounded = text(cell(nb, "for _, x := range []float32{math.Pi"))
+    assert "3.1415927    → 3.140625" in rounded and "301          → 300" in rounded, rounded
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("bf16-round", True), ("split-k", True)]
+    parts = text(cell(nb, "s := sumSplitK(a, b, parts)"))
+    assert len(set(re.findall(r"bits ([0-9a-f]{8})", parts))) > 1, parts  # the parts move the last bits
 
 
 def test_06_sampling_policy():
-    nb = assert_clean("06-sampling-policy.ipynb")
+    nb = assert_clean("06-sampling-policy-solutions.ipynb")
     assert len(pngs(nb)) == 3 and len(sliders(nb)) == 1
     [explorer] = widgets(nb)  # the live sampling explorer beside the precomputed slider
     assert 'FloatSlider "temperature" = 1' in explorer, explorer
@@ -293,6 +308,22 @@ def test_06_sampling_policy():
     assert len(picks) == 4 and all(a.strip() == b.strip() for a, b in picks), topk1
     loop = text(cell(nb, "gpt.FirstRepeat(out, 8)"))
     assert "repeats what it wrote at token" in loop or "no span of 8 tokens repeats" in loop, loop
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("sampler", True), ("first-repeat", True)]
+
+
+@pytest.mark.parametrize("name,ids", [
+    ("04-the-generation-loop.ipynb", ["cached-loop", "window-loop"]),
+    ("05-same-weights-different-bugs.ipynb", ["bf16-round", "split-k"]),
+    ("06-sampling-policy.ipynb", ["sampler", "first-repeat"]),
+])
+def test_04_to_06_exercises_run_and_fail_their_checks(name, ids):
+    """The student's notebooks run top to bottom (only the check cells fail, each saying
+    what differs; tests/test_exercises.py checks the mistakes one by one)."""
+    nb = assert_clean(name)
+    verdicts = checks(nb)
+    assert [gid for gid, _, _ in verdicts] == ids
+    for gid, ok, message in verdicts:
+        assert not ok and "not yet: " in message, (gid, message)
 
 
 def checks(nb):
