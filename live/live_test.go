@@ -88,6 +88,10 @@ func TestGenerationStepper(t *testing.T) {
 	if s.Generated() != 12 || !strings.Contains(s.View.Value(), "<table>") {
 		t.Errorf("Step 10 brought it to %d tokens", s.Generated())
 	}
+	// The text so far: the prompt, then each generated token on its probability's colour.
+	if v := s.View.Value(); strings.Count(v, `<span title="step `) != 12 || !strings.Contains(v, `title="step 12: p `) {
+		t.Errorf("the coloured text shows %d tokens, want 12: %.400s", strings.Count(v, `<span title="step `), v)
+	}
 	click(s.ResetBtn.ModelID())
 	if s.Generated() != 0 {
 		t.Errorf("after Reset: %d tokens", s.Generated())

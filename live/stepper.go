@@ -3,6 +3,8 @@ package live
 import (
 	"fmt"
 	"html"
+	"math"
+	"strings"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/kernel/widget"
@@ -13,7 +15,8 @@ import (
 // step, keeping the text so far; and the KV cache on or off, the window (to reach a crop in a
 // few steps) and the stale-cache bug on or off (the cache cropped by shifting,
 // gpt.Generator.StaleCrop), which take effect at the next Reset. Each step appends one token; the Generator's own table shows every step (token, probabilities,
-// positions forwarded, the cache's length and bytes, the top candidates).
+// positions forwarded, the cache's length and bytes, the top candidates), below the text
+// so far, each generated token coloured by the probability it was drawn with.
 type GenStepper struct {
 	*widget.Box
 	Prompt                 *widget.Text
@@ -79,7 +82,7 @@ func (s *GenStepper) setPolicy() {
 		s.View.SetValue(s.gen.HTML() + "<p>" + html.EscapeString(err.Error()) + "</p>")
 		return
 	}
-	s.View.SetValue(s.gen.HTML())
+	s.View.SetValue(s.render())
 }
 
 // Reset starts again from the prompt with the controls' policy.
@@ -101,7 +104,7 @@ func (s *GenStepper) Reset() {
 	g.Window = max(s.Window.Value(), len(ids))
 	g.StaleCrop = s.Stale.Value() && g.Cached
 	s.gen = g
-	s.View.SetValue(g.HTML())
+	s.View.SetValue(s.render())
 }
 
 // Generated is the number of tokens generated since the last Reset.
@@ -118,8 +121,39 @@ func (s *GenStepper) steps(n int) {
 		return
 	}
 	if _, err := s.gen.Steps(n); err != nil {
-		s.View.SetValue(s.gen.HTML() + fmt.Sprintf("<p>%s</p>", html.EscapeString(err.Error())))
+		s.View.SetValue(s.render() + fmt.Sprintf("<p>%s</p>", html.EscapeString(err.Error())))
 		return
 	}
-	s.View.SetValue(s.gen.HTML())
+	s.View.SetValue(s.render())
+}
+
+// render is the text so far, each generated token on a background coloured by the
+// probability the policy gave it (pale for a sure pick, orange for an unlikely one; its
+// probabilities in the tooltip), above the Generator's table of the steps.
+func (s *GenStepper) render() string {
+	var b strings.Builder
+	b.WriteString(`<div style="font-family:monospace;white-space:pre-wrap;line-height:1.6;margin-bottom:6px">`)
+	b.WriteString(html.EscapeString(s.tok.Decode(s.gen.Tokens()[:len(s.gen.Tokens())-len(s.gen.Generated())])))
+	for _, st := range s.gen.History() {
+		fmt.Fprintf(&b, `<span title="step %d: p %.3f under the policy, %.3f at T = 1" style="background:%s">%s</span>`,
+			st.N, st.Prob, st.ModelProb, probColor(st.Prob), html.EscapeString(s.tok.Decode([]int{st.Token})))
+	}
+	b.WriteString(`</div><div style="font-size:80%">background: the probability of the token drawn, <span style="background:` +
+		probColor(1) + `">1</span> <span style="background:` + probColor(0.5) + `">0.5</span> <span style="background:` +
+		probColor(0.1) + `">0.1</span> <span style="background:` + probColor(0.01) + `">0.01</span></div>`)
+	b.WriteString(s.gen.HTML())
+	return b.String()
+}
+
+// probColor maps a probability to a background: white-green near 1, through yellow, to
+// orange at 0.01 and below, on a log scale, since most drawn tokens are above 0.01.
+func probColor(p float64) string {
+	x := 0.0 // 0 at p = 1, 1 at p ≤ 0.01
+	if p < 1 {
+		x = min(1, -math.Log10(max(p, 1e-9))/2)
+	}
+	r := 230 + int(25*x)
+	g := 245 - int(85*x)
+	bl := 220 - int(150*x)
+	return fmt.Sprintf("rgb(%d,%d,%d)", r, g, bl)
 }
