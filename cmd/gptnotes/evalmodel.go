@@ -59,6 +59,8 @@ type evalFlags struct {
 	temperature          float64
 	topK, greedyNew      int
 	show                 int
+	headWindows          int
+	headFigure           string
 }
 
 func runEvalModel(args []string, stdout io.Writer) error {
@@ -72,7 +74,10 @@ with FILE.ckpt.tok), always the same way:
     of func main, each cut where that body closes (found with go/scanner, so braces in
     strings, runes and comments do not count) or after --max-new tokens; how many go/parser
     accepts as a function declaration, and how many of those have at least 3 statements;
-  - greedy continuations of three fixed prompts.
+  - greedy continuations of three fixed prompts;
+  - its heads: how much each attends to the previous token, and from a closing brace to
+    its opening one, over windows of the held-out files; the best of each, and with
+    --head-figure the brace head's pattern on a short function.
 
   gptnotes evalmodel testdata/gopher.safetensors`)
 	var f evalFlags
@@ -86,6 +91,8 @@ with FILE.ckpt.tok), always the same way:
 	fs.IntVar(&f.topK, "top-k", 200, "sample from the k most probable tokens")
 	fs.IntVar(&f.greedyNew, "greedy-new", 64, "tokens of each greedy continuation")
 	fs.IntVar(&f.show, "show", 3, "print this many of the samples that parse")
+	fs.IntVar(&f.headWindows, "head-windows", 16, "windows of held-out text the heads are scored on (0: skip)")
+	fs.StringVar(&f.headFigure, "head-figure", "", "write the best brace head's pattern on a short function to this PNG")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -178,8 +185,30 @@ func evalModel(f evalFlags, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "greedy %q → %q\n", text, tok.Decode(g.Generated()))
 	}
+
+	// 4. Heads that do one thing.
+	if f.headWindows > 0 {
+		t0 = time.Now()
+		s, err := scoreHeads(m, tok, corpus.Val, f.headWindows)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "heads: %d windows of %d held-out tokens (%s)\n", f.headWindows, m.Config.BlockSize, time.Since(t0).Round(time.Second))
+		s.print(w)
+		if f.headFigure != "" {
+			l, h, _ := best(s.brace, s.NH)
+			if err := headFigure(m, tok, headSnippet, l, h, f.headFigure); err != nil {
+				return fmt.Errorf("head figure: %w", err)
+			}
+			fmt.Fprintf(w, "wrote %s: layer %d head %d on %q\n", f.headFigure, l, h, headSnippet)
+		}
+	}
 	return nil
 }
+
+// headSnippet is the short function the brace head's figure shows: nested braces a few
+// tokens apart.
+const headSnippet = "func f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}"
 
 // loadForEval opens a model file of `gptnotes train` (or any that `gptnotes generate` opens)
 // or a training checkpoint FILE.ckpt with its tokenizer FILE.ckpt.tok.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/gptnotes/gptnotes/tokenizer"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -81,13 +83,18 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 	model := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "gopher.safetensors")
 	corpus := smallCorpus(t)
 	var out bytes.Buffer
+	figure := filepath.Join(t.TempDir(), "head.png")
 	f := evalFlags{model: model, corpus: corpus, cache: "-", valBatches: 2, batch: 2, samples: 3, maxNew: 32,
-		temperature: 0.8, topK: 200, greedyNew: 8, show: 1}
+		temperature: 0.8, topK: 200, greedyNew: 8, show: 1, headWindows: 2, headFigure: figure}
 	if err := evalModel(f, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	t.Log(out.String())
-	for _, want := range []string{"validation: 1,024 tokens (", "nats/token", "bits/byte", "parse prompt:", "parse: 3 samples (seeds 1–3", `greedy "// Package bytes implements" → "`} {
+	if fi, err := os.Stat(figure); err != nil || fi.Size() < 1000 {
+		t.Errorf("the head figure: %v", err)
+	}
+	for _, want := range []string{"validation: 1,024 tokens (", "nats/token", "bits/byte", "parse prompt:", "parse: 3 samples (seeds 1–3", `greedy "// Package bytes implements" → "`,
+		"heads: 2 windows of 256", "heads, mean attention to the previous token (over 510 queries):", "closing brace → its opening brace", "  best: layer "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -113,5 +120,19 @@ func TestEvalModelOnACheckpoint(t *testing.T) {
 		if !strings.Contains(report.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+func TestBracePairs(t *testing.T) {
+	tok := tokenizer.MustGPT2()
+	ids := tok.Encode("if a {\n\tb {\n\t}\n}\n}")
+	pairs := bracePairs(tok, ids)
+	var got []string
+	for _, p := range pairs {
+		got = append(got, string(tok.Token(ids[p[0]]))+"…"+string(tok.Token(ids[p[1]])))
+	}
+	// Two pairs, the inner first; the last "}" has no "{" left and is skipped.
+	if len(pairs) != 2 || pairs[0][0] <= pairs[1][0] || pairs[0][1] >= pairs[1][1] {
+		t.Errorf("pairs %v (%q) in %q", pairs, got, tok.Decode(ids))
 	}
 }
