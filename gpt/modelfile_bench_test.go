@@ -62,7 +62,10 @@ func BenchmarkLoadHFSmall(b *testing.B) {
 
 // writeRandomHF writes a checkpoint of cfg in the hub's layout without holding it in
 // memory: each tensor's numbers come from randomValue as the writer asks for them.
-func writeRandomHF(b *testing.B, path string, cfg Config) {
+func writeRandomHF(b *testing.B, path string, cfg Config) { writeRandomHFTo(b, path, cfg) }
+
+// writeRandomHFTo writes a checkpoint of shape cfg in the hub's layout, with random weights.
+func writeRandomHFTo(b testing.TB, path string, cfg Config) {
 	var srcs []tensorSource
 	for i, t := range Layout(cfg) {
 		srcs = append(srcs, tensorSource{name: t.Name, shape: t.Shape, read: func(dst []float32, off int) {
@@ -185,4 +188,29 @@ func BenchmarkMemorySmall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWriteHFCheckpoint writes a GPT-2 Small-shaped checkpoint in the hub's layout (random
+// weights, config.json beside it) to the directory $GPTNOTES_WRITE_HF, for benchmarks that
+// need OpenAI's GPT-2 where no weights can be downloaded:
+//
+//	GPTNOTES_WRITE_HF=/tmp/gpt2-small go test ./gpt -run TestWriteHFCheckpoint -count=1
+//	GPT2_WEIGHTS=/tmp/gpt2-small GPTNOTES_BIN=bin/gptnotes /usr/bin/python3 tests/bench_widgets.py
+//
+// gpt.Pretrained then opens it as GPT-2; the text it writes is noise, the speed is GPT-2 Small's.
+func TestWriteHFCheckpoint(t *testing.T) {
+	dir := os.Getenv("GPTNOTES_WRITE_HF")
+	if dir == "" {
+		t.Skip("set GPTNOTES_WRITE_HF to a directory to write a GPT-2 Small-shaped checkpoint there")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "model.safetensors")
+	writeRandomHFTo(t, path, Small)
+	m, err := LoadHF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s: %v", path, m.Config)
 }
