@@ -9,23 +9,25 @@ import (
 	"github.com/gptnotes/gptnotes/kernel/widget"
 )
 
-// maxAttentionTokens caps the prompt the attention explorer traces (one Trace per query).
+// maxAttentionTokens caps the prompt the attention explorer draws: a cell of 16 pixels per
+// token keeps the heatmap readable up to about this many.
 const maxAttentionTokens = 32
 
 // An AttentionExplorer shows one head's attention pattern after a prompt: a heatmap of every
 // query position (rows) over the keys it sees (columns), tokens as labels, one query's row
-// outlined. Layer, head and query are sliders. The weights are the model's Trace.
+// outlined. Layer, head and query are sliders. The weights are the model's named
+// activations blocks.l.attn.hook_pattern, from one RunWithCache over the prompt.
 type AttentionExplorer struct {
 	*widget.Box
 	Prompt             *widget.Text
 	Layer, Head, Query *widget.IntSlider
 	View               *widget.Label // an HTML widget
 
-	model   *gpt.Model
-	tok     Tokenizer
-	ids     []int
-	weights [][][][]float32 // (T, L, NH, q+1): every query's Trace.Attention
-	err     error
+	model    *gpt.Model
+	tok      Tokenizer
+	ids      []int
+	patterns [][]float32 // (L) of (NH, T, T): blocks.l.attn.hook_pattern without its batch
+	err      error
 }
 
 // Attention makes the attention explorer over model, starting from prompt (its last 32 tokens).
@@ -50,30 +52,39 @@ func Attention(model *gpt.Model, tok Tokenizer, prompt string) *AttentionExplore
 	return e
 }
 
-// trace records every query position's attention over the prompt.
+// trace runs the model over the prompt once, keeping every layer's attention pattern.
 func (e *AttentionExplorer) trace() {
 	ids := e.tok.Encode(e.Prompt.Value())
 	if n := min(maxAttentionTokens, e.model.Config.BlockSize); len(ids) > n {
 		ids = ids[len(ids)-n:]
 	}
-	e.ids, e.weights, e.err = ids, nil, nil
+	e.ids, e.patterns, e.err = ids, nil, nil
 	if len(ids) == 0 {
 		e.err = fmt.Errorf("type a prompt")
 		return
 	}
-	for q := range ids {
-		tr, err := e.model.Trace(ids, gpt.TraceOptions{Position: q})
+	_, cache, err := e.model.RunWithCache(ids, "blocks.*.attn.hook_pattern")
+	if err != nil {
+		e.err = err
+		return
+	}
+	for l := 0; l < e.model.Config.Layers; l++ {
+		a, err := cache.Pattern(l)
 		if err != nil {
 			e.err = err
 			return
 		}
-		e.weights = append(e.weights, tr.Attention)
+		e.patterns = append(e.patterns, a.Data)
 	}
 	e.Query.SetState(map[string]any{"max": len(ids) - 1, "value": len(ids) - 1})
 }
 
 // Row is the attention of query q over keys 0…q in layer l, head h.
-func (e *AttentionExplorer) Row(l, h, q int) []float32 { return e.weights[q][l][h] }
+func (e *AttentionExplorer) Row(l, h, q int) []float32 {
+	T := len(e.ids)
+	off := (h*T + q) * T
+	return e.patterns[l][off : off+q+1]
+}
 
 func (e *AttentionExplorer) redraw() {
 	if e.err != nil {

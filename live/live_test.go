@@ -144,6 +144,18 @@ func TestAttentionExplorer(t *testing.T) {
 			t.Errorf("row %d: %d weights summing to %v", q, len(e.Row(1, 2, q)), sum)
 		}
 	}
+	// The cached patterns are the attention the model's Trace records, query by query.
+	for q := range 5 {
+		tr, err := e.model.Trace(e.ids, gpt.TraceOptions{Position: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, w := range e.Row(1, 2, q) {
+			if d := w - tr.Attention[1][2][k]; d > 1e-5 || d < -1e-5 {
+				t.Errorf("layer 1 head 2, query %d, key %d: %v from the cache, %v from the Trace", q, k, w, tr.Attention[1][2][k])
+			}
+		}
+	}
 	front(t, e.Head.ModelID(), map[string]any{"value": 3.0})
 	if !strings.Contains(e.View.Value(), "layer 0, head 3") {
 		t.Errorf("not redrawn for head 3: %.200s", e.View.Value())
