@@ -21,7 +21,7 @@ from kernel_harness import BIN, ROOT
 
 BROWSER = ROOT / "tests" / "browser"
 OUT = ROOT / "test-output" / "browser"
-NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "04-the-generation-loop.ipynb"]
+NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "04-the-generation-loop-solutions.ipynb"]
 
 missing = [what for what, ok in [
     ("chromium", shutil.which("chromium")),
@@ -105,7 +105,7 @@ def test_run_all_in_the_browser(server):
     assert attn["images"] >= 4, attn
     assert attn["shots"] and all(pathlib.Path(s).stat().st_size > 10_000 for s in attn["shots"]), attn
 
-    loop = reports["04-the-generation-loop.ipynb"]
+    loop = reports["04-the-generation-loop-solutions.ipynb"]
     assert loop["errors"] == [], loop["errors"]
     # Two PNG figures (positions vs time, the cache budget) and the SVG frames of two sliders.
     assert loop["images"] >= 4, loop
