@@ -205,7 +205,10 @@ def test_03a_attention_step_by_step():
     # The same functions on the checker's own inputs.
     assert text(cell(nb, "check.MaskedSoftmax(")).startswith("right: the masked softmax")
     assert text(cell(nb, "check.Attention(")).startswith("right: attention of one head")
-    assert len(pngs(nb)) == 3  # every head's pattern, the one head, the ablation map
+    assert len(pngs(nb)) == 4  # every head's pattern, the one head, the brace head, the ablation map
+    braces = text(cell(nb, "bestL, bestH, bestScore := 0, 0, 0.0"))
+    m = re.search(r"(\d+) brace pairs; the head that looks most from a \} to its \{: layer \d head \d, (\d+)% of its weight", braces)
+    assert m and int(m.group(1)) >= 2 and int(m.group(2)) > 0, braces
     share = text(cell(nb, "best, bestShare := 0, 0.0"))
     assert share.count("of its weight on the previous token") == 6, share  # the shipped model's 6 heads
     lens = text(cell(nb, "cache.LogitLens(tok, 1)"))
