@@ -21,7 +21,7 @@ SOURCES = ROOT / "notebooks" / "src"
 # whose source contains one of the texts); a source not named here runs every cell.
 SETUP = {
     "00-go-in-a-notebook": ['fmt.Println("Hello from Go!")', "\ngpt.Greedy"],
-    "01-tokenizer": ["gpt.Pretrained()", "small, err := tokenizer.Train(paragraph"],
+    "01-tokenizer": ["gpt.Pretrained()", "small, err := tokenizer.Train(paragraph", "gpt2 := tokenizer.MustGPT2()"],
     "03-training-is-one-call": ["gpt.Pretrained()", "gpt.OpenTokenized(", "gpt.NewTrainer("],
     "04-the-generation-loop": ["gpt.Pretrained()", "prompt := tok.Encode(text)[:11]"],
     "05-same-weights-different-bugs": ["gpt.Pretrained()"],
@@ -38,12 +38,18 @@ MISTAKES = {
         ("a comma before the first group", "i > 0; i -= 3", "i >= 0; i -= 3",
          'not yet: commas(999) should be "999"; you have ",999"'),
     ],
-    # 01: encoding one chunk by replaying the merges.
+    # 01: encoding one chunk by replaying the merges, and decoding by undoing them.
     "encode-chunk": [
         ("the last-learned merge first", "(best < 0 || r < best)", "(best < 0 || r > best)",
          "not yet: the paragraph's tokenizer, chunk \" gopher\": Encode gives [278]; you have [275 104 282]"),
         ("characters, not bytes", "for _, b := range []byte(chunk)", "for _, b := range chunk",
          "not yet: the paragraph's tokenizer, chunk \" héllo\": Encode gives [32 104 195 169 108 108 111]; you have [32 104 233 108 108 111]"),
+    ],
+    "decode": [
+        ("the right part first", "append(unfold(m.Left), unfold(m.Right)...)", "append(unfold(m.Right), unfold(m.Left)...)",
+         "not yet: the paragraph's tokenizer, the ids [279 "),
+        ("the ids taken for the bytes", "return []byte{byteOf[id]}", "return []byte{byte(id)}",
+         "not yet: GPT-2's tokenizer, the ids [15496 995 0 383 16985 877 338 22642 13]: Decode gives \"Hello world! The gardener's tunnels.\"; you have"),
     ],
     # 03: one position's loss, and the learning-rate schedule.
     "cross-entropy": [

@@ -131,7 +131,7 @@ def test_01_tokenizer():
     [explorer] = widgets(nb)
     assert explorer.startswith('VBox of 2 widgets: Textarea "text"'), explorer[:200]
     # The student's encoder, checked against Encode, then used on a sentence.
-    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("encode-chunk", True)]
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("encode-chunk", True), ("decode", True)]
     mine = text(cell(nb, "myIDs = append(myIDs, encodeChunk("))
     yours, encoded = re.search(r"yours: +(\[.*\])\nEncode: +(\[.*\])", mine).groups()
     assert yours == encoded, mine
@@ -318,7 +318,7 @@ def test_06_sampling_policy():
 
 
 @pytest.mark.parametrize("name,ids", [
-    ("01-tokenizer.ipynb", ["encode-chunk"]),
+    ("01-tokenizer.ipynb", ["encode-chunk", "decode"]),
     ("03-training-is-one-call.ipynb", ["cross-entropy", "lr-schedule"]),
     ("04-the-generation-loop.ipynb", ["cached-loop", "window-loop"]),
     ("05-same-weights-different-bugs.ipynb", ["bf16-round", "split-k"]),
