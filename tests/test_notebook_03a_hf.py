@@ -2,8 +2,8 @@
 is installed: a small random model with GPT-2's vocabulary (50,257) and context (1,024), but
 only 3 blocks of width 128, written as model.safetensors with a config.json beside it (the
 hub's plain keys and h.N.attn.bias buffers, no gptnotes metadata), found through $GPT2_WEIGHTS
-in the kernel's environment. The notebook must run clean (only its check cells are graded, and
-here they pass: the solutions run on whatever model is loaded) and say which model it ran.
+in the kernel's environment. The notebook must run clean (its check cells pass: the solutions
+run on whatever model is loaded) and say which model it ran, not calling this one OpenAI's.
 
 The weights are random, so nothing here is about what the model predicts: this is the code path
 of the real GPT-2 (LoadHF, GPT-2's tokenizer and its prompt, more or fewer heads and blocks than
@@ -71,7 +71,8 @@ def test_03a_on_a_gpt2_shaped_hf_model(tmp_path):
         stderr = [o.text for o in c.outputs if o.output_type == "stream" and o.name == "stderr"]
         assert not stderr, f"stderr in cell\n{c.source}\n→ {stderr}"
     first = text(cells[0])
-    assert f"OpenAI's GPT-2 ({LAYERS} blocks, width {WIDTH}," in first and str(weights) in first, first
+    assert first.startswith(f"A GPT-2-shaped model that is not one of OpenAI's four sizes ({LAYERS} blocks, "
+                            f"width {WIDTH}, {HEADS} heads, {VOCAB}-token vocabulary,") and str(weights) in first, first
     assert f"{LAYERS} blocks (layers 0 … {LAYERS - 1}), {HEADS} heads of {WIDTH // HEADS} channels" in first, first
     prompt = text(next(c for c in cells if "prompt := " in c.source))
     assert prompt.startswith("12 tokens: [\"The\" \" cat\""), prompt  # GPT-2's tokenizer and prompt
