@@ -18,6 +18,8 @@ const ShippedModel = "gopher.safetensors"
 // saying which model it is and where it came from:
 //
 //  1. OpenAI's GPT-2, when Find finds its weights ($GPT2_WEIGHTS or the Hugging Face cache);
+//     a model there that is not one of OpenAI's four sizes (a GPT-2-shaped test model, say)
+//     is described as such;
 //  2. otherwise the small model shipped with gptnotes (ShippedModel), found by
 //     ShippedModelPath.
 //
@@ -31,6 +33,11 @@ func Pretrained() (*Model, *tokenizer.Tokenizer, string, error) {
 		m, tok, err := Open(gpt2)
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("gpt: pretrained: %w", err)
+		}
+		if !openAISize(m.Config) {
+			return m, tok, fmt.Sprintf("A GPT-2-shaped model that is not one of OpenAI's four sizes "+
+				"(%d blocks, width %d, %d heads, %d-token vocabulary, %s parameters) from %s.",
+				m.Config.Layers, m.Config.Channels, m.Config.Heads, m.Config.VocabSize, Commas(m.Config.NumParams()), gpt2), nil
 		}
 		return m, tok, fmt.Sprintf("OpenAI's GPT-2 (%d blocks, width %d, %s parameters) from %s.",
 			m.Config.Layers, m.Config.Channels, Commas(m.Config.NumParams()), gpt2), nil
@@ -47,6 +54,11 @@ func Pretrained() (*Model, *tokenizer.Tokenizer, string, error) {
 		"trained on Go source (%d blocks, width %d, %d-token vocabulary, %s parameters) from %s. "+
 		"Set GPT2_WEIGHTS to use GPT-2.",
 		m.Config.Layers, m.Config.Channels, m.Config.VocabSize, Commas(m.Config.NumParams()), path), nil
+}
+
+// openAISize says whether cfg is one of the four sizes OpenAI released.
+func openAISize(cfg Config) bool {
+	return cfg == Small || cfg == Medium || cfg == Large || cfg == XL
 }
 
 // ShippedModelPath finds the shipped model file. It looks, in order, at:

@@ -68,6 +68,38 @@ func TestPretrainedPrefersGPT2(t *testing.T) {
 	}
 }
 
+func TestPretrainedSaysWhenGPT2WeightsAreNotOpenAIs(t *testing.T) {
+	// A model with GPT-2's vocabulary and context but two narrow blocks, where GPT2_WEIGHTS
+	// points: it opens with GPT-2's tokenizer, and the description does not call it OpenAI's.
+	cfg := Config{VocabSize: 50257, BlockSize: 1024, Layers: 2, Heads: 2, Channels: 8}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Init(3, true)
+	path := filepath.Join(t.TempDir(), "model.safetensors")
+	if err := Save(path, m, map[string]string{"tokenizer": "gpt2"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GPT2_WEIGHTS", path)
+	got, tok, about, err := Pretrained()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Config != cfg || tok.VocabSize() != 50257 {
+		t.Errorf("got %v and %d tokens, want %v and GPT-2's tokenizer", got.Config, tok.VocabSize(), cfg)
+	}
+	want := "A GPT-2-shaped model that is not one of OpenAI's four sizes (2 blocks, width 8, 2 heads, 50257-token vocabulary, 412,008 parameters) from " + path + "."
+	if about != want {
+		t.Errorf("description\n%s\nwant\n%s", about, want)
+	}
+	for _, size := range []Config{Small, Medium, Large, XL} {
+		if !openAISize(size) {
+			t.Errorf("%v is one of OpenAI's sizes", size)
+		}
+	}
+}
+
 func TestShippedModelPathSearchesTestdata(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "testdata"), 0o755); err != nil {

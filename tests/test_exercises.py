@@ -20,6 +20,9 @@ SOURCES = ROOT / "notebooks" / "src"
 # The cells of a walk-through notebook that its exercises need besides their own (any cell
 # whose source contains one of the texts); a source not named here runs every cell.
 SETUP = {
+    "00-go-in-a-notebook": ['fmt.Println("Hello from Go!")', "\ngpt.Greedy"],
+    "01-tokenizer": ["gpt.Pretrained()", "small, err := tokenizer.Train(paragraph", "gpt2 := tokenizer.MustGPT2()"],
+    "03-training-is-one-call": ["gpt.Pretrained()", "gpt.OpenTokenized(", "gpt.NewTrainer("],
     "04-the-generation-loop": ["gpt.Pretrained()", "prompt := tok.Encode(text)[:11]"],
     "05-same-weights-different-bugs": ["gpt.Pretrained()"],
     "06-sampling-policy": ["gpt.Pretrained()", "greedyText, err := gpt.NewGenerator("],
@@ -28,6 +31,45 @@ SETUP = {
 # grade_id of the check → [(mistake, text in the solution, its replacement, what the message must
 # say)]; every occurrence of the text is replaced, and a second pair of texts may follow.
 MISTAKES = {
+    # 00: a function the later cells use.
+    "commas": [
+        ("the minus sign counted as a digit", "if n < 0 {\n\t\treturn \"-\" + commas(-n)\n\t}\n\t", "",
+         'not yet: commas(-123456) should be "-123,456"; you have "-,123,456"'),
+        ("a comma before the first group", "i > 0; i -= 3", "i >= 0; i -= 3",
+         'not yet: commas(999) should be "999"; you have ",999"'),
+    ],
+    # 01: encoding one chunk by replaying the merges, and decoding by undoing them.
+    "encode-chunk": [
+        ("the last-learned merge first", "(best < 0 || r < best)", "(best < 0 || r > best)",
+         "not yet: the paragraph's tokenizer, chunk \" gopher\": Encode gives [278]; you have [275 104 282]"),
+        ("characters, not bytes", "for _, b := range []byte(chunk)", "for _, b := range chunk",
+         "not yet: the paragraph's tokenizer, chunk \" héllo\": Encode gives [32 104 195 169 108 108 111]; you have [32 104 233 108 108 111]"),
+    ],
+    "decode": [
+        ("the right part first", "append(unfold(m.Left), unfold(m.Right)...)", "append(unfold(m.Right), unfold(m.Left)...)",
+         "not yet: the paragraph's tokenizer, the ids [279 "),
+        ("the ids taken for the bytes", "return []byte{byteOf[id]}", "return []byte{byte(id)}",
+         "not yet: GPT-2's tokenizer, the ids [15496 995 0 383 16985 877 338 22642 13]: Decode gives \"Hello world! The gardener's tunnels.\"; you have"),
+    ],
+    # 03: one position's loss, and the learning-rate schedule.
+    "cross-entropy": [
+        ("the max not subtracted", ("math.Exp(float64(v) - maxLogit)", "- maxLogit - math.Log(sum)"),
+         ("math.Exp(float64(v))", "- math.Log(sum)"),
+         "not yet: the logits [1000 999 990 0], target 1: the loss is 1.31329; you have +Inf"),
+        ("the max subtracted but not added back", "- maxLogit - math.Log(sum)", "- math.Log(sum)",
+         "not yet: position 0, after \"func\", the next token \" main\": Forward's loss is"),
+        ("log p, not −log p", "return -logProb", "return logProb", "not yet: position 0, after \"func\", the next token \" main\": Forward's loss is"),
+    ],
+    "lr-schedule": [
+        ("the warm-up from 0", "float64(step+1) / float64(warmup+1)", "float64(step) / float64(warmup)",
+         "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 0: the rate is 5.9406e-06; you have 0"),
+        ("the cosine down to 0, not to the floor", "minLR + 0.5*(1+math.Cos(math.Pi*p))*(maxLR-minLR)",
+         "0.5 * (1 + math.Cos(math.Pi*p)) * maxLR",
+         "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 550: the rate is 0.00033; you have 0.0003"),
+        ("the cosine over every step, warm-up included", "float64(step-warmup) / float64(decay-warmup)",
+         "float64(step) / float64(decay)",
+         "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 100: the rate is 0.0006; you have 0.00058679"),
+    ],
     "ex01-count-pairs": [
         ("overlapping pairs skipped", "i+1 < len(ids); i++", "i+1 < len(ids); i += 2",
          "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {3 1}:1]"),

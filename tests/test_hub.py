@@ -47,7 +47,7 @@ def hub():
 def check_first_notebook(outputs):
     """The outputs of notebooks/00's cells, as tests/test_notebook_00.py checks them."""
     (hello, out, html, celsius, progress, plot, _help, _import, error, after,
-     check_fails, _check_passes, _loop, _slider) = outputs
+     check_fails, _check_passes, _loop, _slider, _commas, commas_check, _sizes) = outputs
 
     def data(msgs, kind):
         return [m["content"]["data"] for m in msgs if m["header"]["msg_type"] == kind]
@@ -64,6 +64,7 @@ def check_first_notebook(outputs):
     assert err["header"]["msg_type"] == "error" and "index out of range" in json.dumps(err["content"])
     assert [m["content"]["text"] for m in after] == ["still here: x * y = 42\n"]
     assert [m["header"]["msg_type"] for m in check_fails] == ["error"]
+    assert [m["header"]["msg_type"] for m in commas_check] == ["error"]  # the exercise, still blank
 
 
 async def student_session(hub, name, token):

@@ -1,5 +1,5 @@
-"""notebooks/00-go-in-a-notebook.ipynb, executed end to end with nbclient (as Jupyter's
-"Run All" does), then checked output by output."""
+"""notebooks/00-go-in-a-notebook.ipynb and its solutions, executed end to end with nbclient (as
+Jupyter's "Run All" does), then checked output by output."""
 import base64
 import pathlib
 
@@ -9,19 +9,24 @@ from nbclient import NotebookClient
 from kernel_harness import KERNEL_NAME, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "00-go-in-a-notebook.ipynb"
+SOLUTIONS = ROOT / "notebooks" / "00-go-in-a-notebook-solutions.ipynb"
 
 
-def run_notebook():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+def run_notebook(path=NOTEBOOK):
+    """The code cells of the notebook at path, executed; only cells tagged raises-exception may
+    fail (nbclient stops at any other error)."""
+    nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=120,
-                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
 def test_go_in_a_notebook():
+    """The student's notebook: every cell runs, the exercise's check fails saying what differs,
+    and the cell that uses the blank function says so instead of failing."""
     cells = run_notebook()
     (hello, out, html, celsius, progress, plot, help_, import_gpt, error, after,
-     check_fails, check_passes, loop, slider) = cells
+     check_fails, check_passes, loop, slider, _commas, commas_check, sizes) = cells
 
     assert hello.outputs[0].output_type == "stream" and hello.outputs[0].text == "Hello from Go!\n"
 
@@ -64,3 +69,15 @@ def test_go_in_a_notebook():
     # The widget: its text fallback, and what the function printed on the first call.
     shown = [o for o in slider.outputs if o.output_type in ("execute_result", "display_data")]
     assert shown and 'IntSlider "blocks" = 12' in str(shown[0].data.get("text/plain")), slider.outputs
+
+    [err] = commas_check.outputs
+    assert err.output_type == "error" and err.evalue.startswith("not yet: commas(0) should be \"0\""), err.evalue
+    assert sizes.outputs[0].text.startswith("commas is still blank"), sizes.outputs
+
+
+def test_go_in_a_notebook_solutions():
+    cells = run_notebook(SOLUTIONS)
+    *_, commas_check, sizes = cells
+    assert commas_check.outputs[0].text.startswith("right: "), commas_check.outputs
+    assert "GPT-2 small    124,439,808 parameters" in sizes.outputs[0].text, sizes.outputs
+    assert "GPT-2 xl     1,557,611,200 parameters" in sizes.outputs[0].text, sizes.outputs

@@ -115,8 +115,8 @@ def test_committed_notebooks_are_built_from_their_sources():
 
 
 def test_01_tokenizer():
-    nb = assert_clean("01-tokenizer.ipynb")
-    assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "tokenizer.Merge(ids"))
+    nb = assert_clean("01-tokenizer-solutions.ipynb")
+    assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "merged := tokenizer.Merge(ids"))
     assert "40 merges, vocabulary 296" in text(cell(nb, "tokenizer.Train(paragraph"))
     assert len(pngs(nb)) == 1  # the merge counts
     gpt2 = text(cell(nb, "gpt2 := tokenizer.MustGPT2()"))
@@ -130,6 +130,11 @@ def test_01_tokenizer():
     assert last.count("merge ") == 6 and "merge 40/40" in last, last
     [explorer] = widgets(nb)
     assert explorer.startswith('VBox of 2 widgets: Textarea "text"'), explorer[:200]
+    # The student's encoder, checked against Encode, then used on a sentence.
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("encode-chunk", True), ("decode", True)]
+    mine = text(cell(nb, "myIDs = append(myIDs, encodeChunk("))
+    yours, encoded = re.search(r"yours: +(\[.*\])\nEncode: +(\[.*\])", mine).groups()
+    assert yours == encoded, mine
 
 
 def test_02_five_decisions():
@@ -164,12 +169,12 @@ def test_02_exercises_fail_their_checks():
 
 
 def test_03_training_is_one_call():
-    nb = assert_clean("03-training-is-one-call.ipynb")
+    nb = assert_clean("03-training-is-one-call-solutions.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
     assert "logits (1, 92, 50257), loss" in fwd
     loss = float(re.search(r"loss ([\d.]+)", fwd).group(1))
     assert 10.5 < loss < 11.2, fwd  # ≈ ln 50257 = 10.825
-    by_hand = text(cell(nb, "positionLoss := func(t int) float64"))
+    by_hand = text(cell(nb, "mean += crossEntropy(out.Row(0, t), targets[t])"))
     m = re.search(r"mean over 92 positions: ([\d.]+); Forward said ([\d.]+)", by_hand)
     assert m and abs(float(m.group(1)) - float(m.group(2))) < 2e-3, by_hand
     assert "logits (1, 1, 50257), no loss (no targets)" in text(cell(nb, "untrained.Forward([][]int{inputs}, nil)"))
@@ -186,6 +191,7 @@ def test_03_training_is_one_call():
     assert m and float(m.group(2)) > float(m.group(1)), gap  # the held-out files are harder
     assert "held out: [" in gap and ".go" in gap, gap
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cross-entropy", True), ("lr-schedule", True)]
 
 
 def test_03a_attention_step_by_step():
@@ -315,13 +321,16 @@ def test_06_sampling_policy():
 
 
 @pytest.mark.parametrize("name,ids", [
+    ("01-tokenizer.ipynb", ["encode-chunk", "decode"]),
+    ("03-training-is-one-call.ipynb", ["cross-entropy", "lr-schedule"]),
     ("04-the-generation-loop.ipynb", ["cached-loop", "window-loop"]),
     ("05-same-weights-different-bugs.ipynb", ["bf16-round", "split-k"]),
     ("06-sampling-policy.ipynb", ["sampler", "first-repeat"]),
 ])
-def test_04_to_06_exercises_run_and_fail_their_checks(name, ids):
+def test_exercises_run_and_fail_their_checks(name, ids):
     """The student's notebooks run top to bottom (only the check cells fail, each saying
-    what differs; tests/test_exercises.py checks the mistakes one by one)."""
+    what differs; tests/test_exercises.py checks the mistakes one by one). Notebook 00's is
+    tests/test_notebook_00.py's."""
     nb = assert_clean(name)
     verdicts = checks(nb)
     assert [gid for gid, _, _ in verdicts] == ids
