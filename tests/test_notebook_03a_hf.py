@@ -82,4 +82,4 @@ def test_03a_on_a_gpt2_shaped_hf_model(tmp_path):
     share = text(next(c for c in cells if "best, bestShare := 0, 0.0" in c.source))
     assert share.count("of its weight on the previous token") == HEADS, share
     assert f"block {LAYERS - 1}" in text(next(c for c in cells if "cache.LogitLens(tok, 1)" in c.source))
-    assert len(pngs(nb)) == 3
+    assert len(pngs(nb)) == 4  # every head, the one head, the brace head, the ablation map
