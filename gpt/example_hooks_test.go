@@ -41,7 +41,7 @@ func ExampleModel_RunWithCache() {
 	// logits 1 6 4096
 	// 64 activations kept, the first [hook_embed hook_pos_embed blocks.0.hook_resid_pre]
 	// blocks.0.attn.hook_pattern [1 6 6 6]
-	// head 0, query 2 looks at keys 0 1 2: [0.408 0.290 0.302 0.000 0.000 0.000]
+	// head 0, query 2 looks at keys 0 1 2: [0.452 0.334 0.214 0.000 0.000 0.000]
 	// gpt: cache: blocks.0.attn.hook_q was not kept; ask RunWithCache for it by name or pattern (it keeps DefaultCacheNames unless told)
 	// [blocks.0.attn.hook_q blocks.0.attn.hook_k blocks.0.attn.hook_v blocks.0.attn.hook_attn_scores blocks.0.attn.hook_pattern blocks.0.attn.hook_z blocks.0.attn.hook_result]
 }
@@ -70,7 +70,7 @@ func ExampleModel_RunWithHooks() {
 	fmt.Println(err)
 	// Output:
 	// the hook sees blocks.0.attn.hook_z [1 9 6 32]
-	// next token: " nil" 0.19 → with block 0 silenced: " true" 0.09
+	// next token: " nil" 0.32 → with block 0 silenced: " nil" 0.18
 	// gpt: run with hooks: hook "blocks.6.attn.hook_z": gpt: no hook point "blocks.6.attn.hook_z": blocks are 0 … 5
 }
 
@@ -88,13 +88,13 @@ func ExampleActivationCache_LogitLens() {
 	fmt.Print(lens)
 	// Output:
 	// input     "func" " main" "()" " {" "\n" "\t" "fmt" "." "Println"
-	// embed     "func" "\xd7" "()" " {" "\n" "\t" "\x16" "." "\x11"
-	// block 0   "[" "." " {" "\n\t" "\t" "//" "." "Op" "("
-	// block 1   " 0" "." "\n" "\n\t" "\t" "//" "." "\n" "("
-	// block 2   "." "." "\n" "\n\t" "\t" "}" "." "\n" "("
-	// block 3   "." "." "\n" "\n\t" "\t" "}" "." "\n" "("
-	// block 4   "." "." "\n" "\n\t" "\t" "}" "." "Errorf" "(\""
-	// block 5   " err" " !=" " {" "\n\t" "\t" "}" "." "Errorf" "(\""
+	// embed     "func" "wwww" "()" " {" "\n" "\t" "fmt" "." "{},{},"
+	// block 0   "(" "." "()" "\n\t\t" "\t" "//" "." "go" "("
+	// block 1   "(" "." " {" "\n\t" "\t" "//" "." "go" "("
+	// block 2   "(" "." " {" "\n\t" "\t" "//" "." "C" "("
+	// block 3   " (" "." " {" "\n" "\t" "//" "." "Fprintf" "("
+	// block 4   " (" "(" " {" "\n\t" "\t" "//" "." "Fprintf" "("
+	// block 5   " (" "()" " {" "\n" "\t" "if" "." "Println" "("
 }
 
 // Direct logit attribution: each head's share of the logit of the predicted token.
@@ -114,8 +114,8 @@ func ExampleActivationCache_DirectLogitAttribution() {
 	fmt.Printf("predicted %q, logit %.2f; the terms add up to it: %v\n", tok.Decode([]int{cs[0].ID}), a.Logit, math.Abs(a.Sum()-a.Logit) < 1e-3)
 	fmt.Printf("the head that writes most: layer %d head %d, %+.2f\n", l, h, v)
 	// Output:
-	// predicted " err", logit 7.57; the terms add up to it: true
-	// the head that writes most: layer 2 head 2, -0.16
+	// predicted " err", logit 11.34; the terms add up to it: true
+	// the head that writes most: layer 1 head 3, +1.21
 }
 
 // Zero-ablating each head in turn: which heads the loss on a line of Go depends on.
@@ -129,8 +129,8 @@ func ExampleModel_HeadAblation() {
 	fmt.Println(lm.Title)
 	fmt.Printf("the head that matters most: layer %d head %d, loss %+.3f\n", l, h, v)
 	// Output:
-	// zero-ablating each head: change in the loss (clean 1.4405)
-	// the head that matters most: layer 0 head 3, loss +0.245
+	// zero-ablating each head: change in the loss (clean 0.5615)
+	// the head that matters most: layer 0 head 0, loss +0.141
 }
 
 // Activation patching: which positions and layers carry the loop variable's name.
@@ -149,12 +149,12 @@ func ExampleModel_ActivationPatching() {
 	}
 	// Output:
 	// ["\t" "for" " i" " :=" " 0" ";" " i" " <" " n" ";"]
-	// layer 0: position 2 0.46, position 6 0.83, last 0.00
-	// layer 1: position 2 -0.02, position 6 0.13, last 1.30
-	// layer 2: position 2 0.03, position 6 0.12, last 1.14
-	// layer 3: position 2 0.01, position 6 0.05, last 1.19
-	// layer 4: position 2 0.00, position 6 0.01, last 1.13
-	// layer 5: position 2 0.01, position 6 -0.00, last 1.06
+	// layer 0: position 2 0.33, position 6 0.40, last 0.00
+	// layer 1: position 2 0.17, position 6 0.15, last 0.42
+	// layer 2: position 2 0.13, position 6 0.11, last 0.47
+	// layer 3: position 2 0.11, position 6 0.09, last 0.52
+	// layer 4: position 2 0.12, position 6 0.09, last 0.52
+	// layer 5: position 2 0.06, position 6 0.05, last 0.75
 }
 
 // A generator with a hook: the same prompt, with head 3 of block 0 ablated.
@@ -178,12 +178,12 @@ func ExampleGenerator_hooks() {
 		fmt.Printf("%d hooks: %q\n", len(hooks), tok.Decode(g.Generated()))
 	}
 	// Output:
-	// 0 hooks: "\t}\n\t\t}\n\t\t}\n\t\t}\n"
-	// 1 hooks: "\t}\n\t\t}\n\t\tif err != nil {"
+	// 0 hooks: "\tt.Fatalf(\"failed to create a coverage"
+	// 1 hooks: "\treturn nil, err\n\t\t}\n\t\treturn nil"
 }
 
-// The residual stream at every depth, one (L+1, B, T, C) activation: its norm grows as
-// the blocks write to it.
+// The residual stream at every depth, one (L+1, B, T, C) activation: its norm jumps when
+// block 0 writes to it, then stays near that size; the last block shrinks it a little.
 func ExampleActivationCache_ResidualStream() {
 	m, tok := shipped()
 	_, cache, err := m.RunWithCache(tok.Encode("package main"))
@@ -203,13 +203,13 @@ func ExampleActivationCache_ResidualStream() {
 	}
 	// Output:
 	// resid_stream [7 1 2 192]
-	// stage 0: norm 1.5
-	// stage 1: norm 50.1
-	// stage 2: norm 56.0
-	// stage 3: norm 57.6
-	// stage 4: norm 62.6
-	// stage 5: norm 66.3
-	// stage 6: norm 66.7
+	// stage 0: norm 2.7
+	// stage 1: norm 65.0
+	// stage 2: norm 63.1
+	// stage 3: norm 64.0
+	// stage 4: norm 66.0
+	// stage 5: norm 66.4
+	// stage 6: norm 58.7
 }
 
 // A cache saved as safetensors: one tensor per name, in forward order, readable by

@@ -94,5 +94,5 @@ func ExampleHead() {
 	fmt.Println(check.Head(mine, op.Output, 0).Problem)
 	// Output:
 	// right: head 0 of blocks.0.attn.hook_pattern matches the model's to 1e-05 on this cell's 3 positions (largest difference 0, at query 0, key 0).
-	// differs first at query 1, key 0: yours 0.5, the model's 0.9123; the largest difference is 0.412, at query 1, key 0.
+	// differs first at query 1, key 0: yours 0.5, the model's 0.7122; the largest difference is 0.212, at query 1, key 0.
 }
