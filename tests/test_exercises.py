@@ -139,7 +139,7 @@ MISTAKES = {
     ],
     "window-loop": [
         ("one token too many kept", "ids = ids[len(ids)-keep:]", "ids = ids[len(ids)-keep-1:]",
-         "not yet: window 24, keep 16: token"),
+         "not yet: window "),
         ("the cache not refilled after the crop", "cache = m.NewCache()\n\t\t\tlogits, err = m.ForwardCached(cache, ids)",
          "logits, err = m.ForwardCached(cache, []int{next})", "not yet: window 24, keep 24: "),
     ],
