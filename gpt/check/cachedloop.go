@@ -117,13 +117,15 @@ func cachedLoopMistakes(m *gpt.Model, prompt []int, steps int) []mistake {
 	return ms
 }
 
-// argmax is the lowest index of the largest value, as the library's greedy policy picks.
-func argmax(x []float32) int {
-	best := 0
-	for i, v := range x {
-		if v > x[best] {
-			best = i
-		}
+// argmax is the library's greedy choice (gpt.Greedy): the lowest index of the largest
+// logit. The logits here are the model's own, so they are finite and Sample cannot fail.
+func argmax(logits []float32) int {
+	c, err := greedySampler.Sample(logits)
+	if err != nil {
+		panic(err)
 	}
-	return best
+	return c.ID
 }
+
+// greedySampler draws nothing at random: at temperature 0 the seed is not used.
+var greedySampler, _ = gpt.NewSampler(gpt.Greedy)
