@@ -12,7 +12,8 @@
 //	sgemm_amd64.go     our blocked sgemm: packed panels and a 6×16 micro-kernel (sgemm_amd64.s)
 //	gemv.go            one-row products (a cached decode step) at the memory's speed (gemv_amd64.s)
 //	bf16.go            MatmulForward16, Logits16: the products of a BF16 model, by path
-//	gemv16.go          one-row products with bfloat16 weights, widened in registers (gemv16_amd64.s)
+//	gemv16.go          one-row products with bfloat16 weights: on VDPBF16PS (gemv16dp_amd64.s),
+//	                   or widened in registers (gemv16_amd64.s)
 //	dpbf16_amd64.go    many-row bf16 products on VDPBF16PS, a 12×32 micro-kernel (dpbf16_amd64.s)
 //	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
 //	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head

@@ -25,8 +25,8 @@ func splitConv1D(y []float32, C, OC int, rows func(dst []float32, lo, hi int)) {
 		rows(y[:OC], 0, C)
 		return
 	}
-	span := func(k int) (lo, hi int) { // worker k's rows, in fours
-		lo, hi = (C*k/nw)&^3, (C*(k+1)/nw)&^3
+	span := func(k int) (lo, hi int) { // worker k's rows, in eights (the kernels' steps)
+		lo, hi = (C*k/nw)&^7, (C*(k+1)/nw)&^7
 		if k == nw-1 {
 			hi = C
 		}

@@ -1,12 +1,18 @@
 package fast
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // One-row products with bfloat16 weights: the decode step of a BF16 model. The weights
 // stream from memory at 2 bytes each — half of gemv.go's traffic, so up to twice its speed —
-// and are widened to float32 in registers (a bfloat16 is the top half of a float32) and
-// accumulated in float32: AVX-512 where the CPU has it, AVX2 otherwise (gemv16_amd64.s),
-// and the plain loops below elsewhere, which are also what the tests compare them with.
+// and are accumulated in float32. With AVX-512 BF16, VDPBF16PS multiplies them in pairs by
+// the activations rounded to bfloat16 (gemv16dp_amd64.s; a BF16 model's activations are
+// bfloat16 values already, and its many-row products round them the same way); with AVX2
+// they are widened to float32 in registers, a bfloat16 being the top half of a float32
+// (gemv16_amd64.s); elsewhere the plain loops below run, which are also what the tests
+// compare the others with.
 
 // widen is a bfloat16 as the float32 it is exactly.
 func widen(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
@@ -32,12 +38,13 @@ func gemvRows16(y, x []float32, w []uint16, ldw int) {
 	if len(w) < (rows-1)*ldw+cols {
 		panic("gpt/internal/fast: gemv16: weight slice too short")
 	}
-	r4, cv := rows&^3, 0 // the assembly's part: rows by four, columns by 16 (AVX-512) or 8
+	if HasAVX512BF16 && rows >= 8 && cols >= 32 {
+		gemvRows16DP(y, x, w, ldw)
+		return
+	}
+	r4, cv := rows&^3, 0 // the assembly's part: rows by four, columns by 8
 	switch {
 	case r4 == 0:
-	case HasAVX512BF16 && cols >= 16:
-		cv = cols &^ 15
-		gemvRows16AVX512(&y[0], &x[0], &w[0], r4, cv, ldw)
 	case HasAVX2 && cols >= 8:
 		cv = cols &^ 7
 		gemvRows16AVX2(&y[0], &x[0], &w[0], r4, cv, ldw)
@@ -69,12 +76,13 @@ func gemvDot16(y, x []float32, w []uint16, ldw int) {
 	if len(w) < (rows-1)*ldw+cols {
 		panic("gpt/internal/fast: gemv16: weight slice too short")
 	}
+	if HasAVX512BF16 && rows >= 4 && cols >= 32 {
+		gemvDot16DP(y, x, w, ldw)
+		return
+	}
 	r4, cv := rows&^3, 0
 	switch {
 	case r4 == 0:
-	case HasAVX512BF16 && cols >= 16:
-		cv = cols &^ 15
-		gemvDot16AVX512(&y[0], &x[0], &w[0], r4, cv, ldw)
 	case HasAVX2 && cols >= 8:
 		cv = cols &^ 7
 		gemvDot16AVX2(&y[0], &x[0], &w[0], r4, cv, ldw)
@@ -95,3 +103,59 @@ func gemvDot16(y, x []float32, w []uint16, ldw int) {
 		y[i] = s
 	}
 }
+
+// gemvRows16DP is gemvRows16 on VDPBF16PS, with x rounded to bfloat16: the kernel takes
+// eight rows and 32 columns at a time, the loop below what is left of both.
+func gemvRows16DP(y, x []float32, w []uint16, ldw int) {
+	rows, cols := len(x), len(y)
+	xb := bfloat16s(x)
+	defer halves.Put(xb)
+	r8, c32 := rows&^7, cols&^31
+	gemvRows16AVX512BF16(&y[0], &(*xb)[0], &w[0], r8, c32, ldw)
+	for i, h := range *xb {
+		lo := c32 // the kernel's rows lack their last columns; the others, all of them
+		if i >= r8 {
+			lo = 0
+		}
+		xi := widen(h)
+		for j, wij := range w[i*ldw+lo : i*ldw+cols] {
+			y[lo+j] += xi * widen(wij)
+		}
+	}
+}
+
+// gemvDot16DP is gemvDot16 on VDPBF16PS, with x rounded to bfloat16: the kernel takes four
+// rows and 32 columns at a time, the loop below what is left of both.
+func gemvDot16DP(y, x []float32, w []uint16, ldw int) {
+	rows, cols := len(y), len(x)
+	xb := bfloat16s(x)
+	defer halves.Put(xb)
+	r4, c32 := rows&^3, cols&^31
+	gemvDot16AVX512BF16(&y[0], &(*xb)[0], &w[0], r4, c32, ldw)
+	for i := range rows {
+		lo := c32
+		if i >= r4 {
+			lo, y[i] = 0, 0
+		}
+		for j, h := range (*xb)[lo:] {
+			y[i] += widen(w[i*ldw+lo+j]) * widen(h)
+		}
+	}
+}
+
+// bfloat16s is x rounded to bfloat16, in a buffer from halves.
+func bfloat16s(x []float32) *[]uint16 {
+	p, ok := halves.Get().(*[]uint16)
+	if !ok || cap(*p) < len(x) {
+		s := make([]uint16, len(x))
+		p = &s
+	}
+	*p = (*p)[:len(x)]
+	for i, v := range x {
+		(*p)[i] = uint16(toBF16(v))
+	}
+	return p
+}
+
+// halves holds the rounded activations of the VDPBF16PS kernels from call to call.
+var halves sync.Pool

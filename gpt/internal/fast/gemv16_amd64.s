@@ -1,9 +1,10 @@
 #include "textflag.h"
 
-// The one-row products with bfloat16 weights (gemv16.go). A bfloat16 is the top half of a
-// float32, so widening one is a zero-extension to 32 bits (VPMOVZXWD) and a shift left by
-// 16 (VPSLLD): the weights cross the memory bus at 2 bytes each and become float32 in
-// registers, where they are multiplied and accumulated in float32 (VFMADD231PS).
+// The one-row products with bfloat16 weights on AVX2 (gemv16.go; with AVX-512 BF16,
+// gemv16dp_amd64.s). A bfloat16 is the top half of a float32, so widening one is a
+// zero-extension to 32 bits (VPMOVZXWD) and a shift left by 16 (VPSLLD): the weights cross
+// the memory bus at 2 bytes each and become float32 in registers, where they are multiplied
+// and accumulated in float32 (VFMADD231PS).
 
 // FOURROWS16 points AX, BX, CX and DX at four consecutive rows of w, from R8 (row stride R11
 // bytes).
@@ -114,106 +115,6 @@ done:
 	VZEROUPPER
 	RET
 
-// WIDEN16 loads sixteen bf16 at off(row)(R12*2) into reg as float32 (AVX-512).
-#define WIDEN16(off, row, reg) \
-	VPMOVZXWD off(row)(R12*2), reg; \
-	VPSLLD $16, reg, reg
-
-// func gemvRows16AVX512(y, x *float32, w *uint16, rows, cols, ldw int)
-// gemvRows16AVX2 in 512-bit registers: cols a multiple of 16, 64 columns per pass.
-TEXT ·gemvRows16AVX512(SB), NOSPLIT, $0-48
-	MOVQ y+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ w+16(FP), R8
-	MOVQ rows+24(FP), R9
-	MOVQ cols+32(FP), R13
-	MOVQ ldw+40(FP), R11
-	SHLQ $1, R11
-	MOVQ R13, R14
-	ANDQ $-64, R14
-
-zrows4:
-	CMPQ R9, $4
-	JLT zdone
-	VBROADCASTSS 0(SI), Z12
-	VBROADCASTSS 4(SI), Z13
-	VBROADCASTSS 8(SI), Z14
-	VBROADCASTSS 12(SI), Z15
-	FOURROWS16
-	XORQ R12, R12
-
-zcols64:
-	CMPQ R12, R14
-	JGE zcols16
-	VMOVUPS 0(DI)(R12*4), Z0
-	VMOVUPS 64(DI)(R12*4), Z1
-	VMOVUPS 128(DI)(R12*4), Z2
-	VMOVUPS 192(DI)(R12*4), Z3
-	WIDEN16(0, AX, Z4)
-	WIDEN16(32, AX, Z5)
-	WIDEN16(64, AX, Z6)
-	WIDEN16(96, AX, Z7)
-	VFMADD231PS Z4, Z12, Z0
-	VFMADD231PS Z5, Z12, Z1
-	VFMADD231PS Z6, Z12, Z2
-	VFMADD231PS Z7, Z12, Z3
-	WIDEN16(0, BX, Z8)
-	WIDEN16(32, BX, Z9)
-	WIDEN16(64, BX, Z10)
-	WIDEN16(96, BX, Z11)
-	VFMADD231PS Z8, Z13, Z0
-	VFMADD231PS Z9, Z13, Z1
-	VFMADD231PS Z10, Z13, Z2
-	VFMADD231PS Z11, Z13, Z3
-	WIDEN16(0, CX, Z4)
-	WIDEN16(32, CX, Z5)
-	WIDEN16(64, CX, Z6)
-	WIDEN16(96, CX, Z7)
-	VFMADD231PS Z4, Z14, Z0
-	VFMADD231PS Z5, Z14, Z1
-	VFMADD231PS Z6, Z14, Z2
-	VFMADD231PS Z7, Z14, Z3
-	WIDEN16(0, DX, Z8)
-	WIDEN16(32, DX, Z9)
-	WIDEN16(64, DX, Z10)
-	WIDEN16(96, DX, Z11)
-	VFMADD231PS Z8, Z15, Z0
-	VFMADD231PS Z9, Z15, Z1
-	VFMADD231PS Z10, Z15, Z2
-	VFMADD231PS Z11, Z15, Z3
-	VMOVUPS Z0, 0(DI)(R12*4)
-	VMOVUPS Z1, 64(DI)(R12*4)
-	VMOVUPS Z2, 128(DI)(R12*4)
-	VMOVUPS Z3, 192(DI)(R12*4)
-	ADDQ $64, R12
-	JMP zcols64
-
-zcols16:
-	CMPQ R12, R13
-	JGE znext
-	VMOVUPS (DI)(R12*4), Z0
-	WIDEN16(0, AX, Z4)
-	WIDEN16(0, BX, Z5)
-	WIDEN16(0, CX, Z6)
-	WIDEN16(0, DX, Z7)
-	VFMADD231PS Z4, Z12, Z0
-	VFMADD231PS Z5, Z13, Z0
-	VFMADD231PS Z6, Z14, Z0
-	VFMADD231PS Z7, Z15, Z0
-	VMOVUPS Z0, (DI)(R12*4)
-	ADDQ $16, R12
-	JMP zcols16
-
-znext:
-	LEAQ (R8)(R11*4), R8
-	ADDQ $16, SI
-	SUBQ $4, R9
-	JMP zrows4
-
-zdone:
-	VZEROUPPER
-	RET
-
 // func gemvDot16AVX2(y, x *float32, w *uint16, rows, cols, ldw int)
 // y[i] = Σ_j w[i·ldw+j]·x[j] for i < rows (a multiple of 4) and j < cols (a multiple of 8):
 // four dot products at a time against x, which stays in cache.
@@ -265,66 +166,5 @@ dotsum:
 	JMP dots4
 
 dotsdone:
-	VZEROUPPER
-	RET
-
-// func gemvDot16AVX512(y, x *float32, w *uint16, rows, cols, ldw int)
-// gemvDot16AVX2 in 512-bit registers: cols a multiple of 16.
-TEXT ·gemvDot16AVX512(SB), NOSPLIT, $0-48
-	MOVQ y+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ w+16(FP), R8
-	MOVQ rows+24(FP), R9
-	MOVQ cols+32(FP), R13
-	MOVQ ldw+40(FP), R11
-	SHLQ $1, R11
-
-zdots4:
-	CMPQ R9, $4
-	JLT zdotsdone
-	FOURROWS16
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	VXORPS Z2, Z2, Z2
-	VXORPS Z3, Z3, Z3
-	XORQ R12, R12
-
-zdotcols:
-	CMPQ R12, R13
-	JGE zdotsum
-	VMOVUPS (SI)(R12*4), Z4
-	WIDEN16(0, AX, Z5)
-	WIDEN16(0, BX, Z6)
-	WIDEN16(0, CX, Z7)
-	WIDEN16(0, DX, Z8)
-	VFMADD231PS Z5, Z4, Z0
-	VFMADD231PS Z6, Z4, Z1
-	VFMADD231PS Z7, Z4, Z2
-	VFMADD231PS Z8, Z4, Z3
-	ADDQ $16, R12
-	JMP zdotcols
-
-zdotsum:
-	// Fold each accumulator's upper 256 bits onto its lower, then sum as in AVX2.
-	VEXTRACTF64X4 $1, Z0, Y4
-	VADDPS Y4, Y0, Y0
-	VEXTRACTF64X4 $1, Z1, Y5
-	VADDPS Y5, Y1, Y1
-	VEXTRACTF64X4 $1, Z2, Y6
-	VADDPS Y6, Y2, Y2
-	VEXTRACTF64X4 $1, Z3, Y7
-	VADDPS Y7, Y3, Y3
-	VHADDPS Y1, Y0, Y0
-	VHADDPS Y3, Y2, Y2
-	VHADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVUPS X0, (DI)
-	ADDQ $16, DI
-	LEAQ (R8)(R11*4), R8
-	SUBQ $4, R9
-	JMP zdots4
-
-zdotsdone:
 	VZEROUPPER
 	RET
