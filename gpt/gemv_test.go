@@ -79,7 +79,8 @@ func randomBF16(rng *rand.Rand, n int, scale float64) []uint16 {
 
 // The bfloat16 products against their readable loops, on every instruction path this
 // machine has (portable Go, AVX2, AVX-512), with one row (the gemv kernels) and with
-// several (the sgemm, widening as it packs; VDPBF16PS on pairs), on shapes that leave every kernel's tails.
+// several (the sgemm, widening as it packs; VDPBF16PS on pairs, for one row as for many),
+// on shapes that leave every kernel's tails.
 func TestMatmul16MatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, path := range cpuPaths() {

@@ -11,7 +11,8 @@ import (
 // never as a float32 copy. The activations stay float32 (rounded to bfloat16 values by the
 // model), and every product accumulates in float32:
 //
-//   - one row (a cached decode step): gemv16.go, widening the weights in registers;
+//   - one row (a cached decode step): gemv16.go, on VDPBF16PS where the CPU has AVX-512 BF16,
+//     otherwise widening the weights in registers;
 //   - many rows, AVX-512 BF16: VDPBF16PS on pairs of bfloat16 (dpbf16_amd64.go), the
 //     activations rounded to bfloat16 as they are packed (in a BF16 model they are
 //     bfloat16 values already);
