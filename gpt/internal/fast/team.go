@@ -14,6 +14,13 @@ import (
 // which adds up to milliseconds per token. So the parts run on a team of helper goroutines,
 // one per extra core, that stay awake — spinning on an atomic counter — for a short while
 // after each part, and only then go to sleep until the next region wakes them.
+//
+// A helper may also not get a core at all: on a shared machine (a class's kernels on one
+// server, a training run beside a notebook) its thread waits for the scheduler, for
+// milliseconds at a time. So a part is claimed before it runs, and the goroutine that
+// posted it, once its own part is done, claims and runs any part no helper has started:
+// a region is never slower than running all of its parts on one core. A helper that finds
+// its part taken this way was too slow to be worth spinning for, and goes to sleep at once.
 
 // spinFor is how long a helper stays awake after its last part.
 const spinFor = time.Millisecond
@@ -47,7 +54,7 @@ func runWorkers(n int, fn func(k int)) {
 	}
 	fn(0)
 	for k := 1; k < n; k++ {
-		helpers[k-1].wait()
+		helpers[k-1].finish()
 	}
 }
 
@@ -72,16 +79,20 @@ func theTeam() []*helper {
 }
 
 // A helper runs one part at a time. start publishes a part by storing it and then bumping
-// posted; the helper runs it and sets done to the same number. A helper that found nothing
-// to do for spinFor says it is asleep and blocks on wake; start checks asleep after posting,
-// and the helper checks posted again after saying it is asleep, so one of them always
-// notices the other (the atomics are sequentially consistent).
+// posted to its number; whoever moves claimed up to that number first runs it — the helper,
+// or the poster in finish — and the helper sets done to it when it has run it. A helper that
+// found nothing to do for spinFor says it is asleep and blocks on wake; start checks asleep
+// after posting, and the helper checks posted again after saying it is asleep, so one of them
+// always notices the other (the atomics are sequentially consistent). part is written only by
+// start, before posted, and read only by its claimer, before done: the next start waits for
+// both.
 type helper struct {
-	part   func()
-	posted atomic.Uint64
-	done   atomic.Uint64
-	asleep atomic.Bool
-	wake   chan struct{}
+	part    func()
+	posted  atomic.Uint64
+	claimed atomic.Uint64
+	done    atomic.Uint64
+	asleep  atomic.Bool
+	wake    chan struct{}
 }
 
 func (h *helper) start(part func()) {
@@ -95,9 +106,17 @@ func (h *helper) start(part func()) {
 	}
 }
 
-// wait spins until the helper has finished its part (it is running it now).
-func (h *helper) wait() {
-	for i := 0; h.done.Load() != h.posted.Load(); i++ {
+// finish returns when the posted part has run: it runs the part here if the helper has not
+// claimed it yet, and otherwise spins until the helper is done with it (it is running it now).
+func (h *helper) finish() {
+	n := h.posted.Load()
+	if h.claimed.CompareAndSwap(n-1, n) {
+		part := h.part
+		h.part = nil
+		part()
+		return
+	}
+	for i := 0; h.done.Load() != n; i++ {
 		if i%64 == 63 {
 			runtime.Gosched()
 		}
@@ -112,19 +131,28 @@ func (h *helper) loop() {
 			if time.Since(idle) < spinFor {
 				continue
 			}
-			h.asleep.Store(true)
-			if h.posted.Load() == seen {
-				<-h.wake
-			}
-			h.asleep.Store(false)
+			h.sleep(seen)
 			idle = time.Now()
 		}
 		seen = h.posted.Load()
+		if !h.claimed.CompareAndSwap(seen-1, seen) {
+			h.sleep(seen) // the poster ran it: this thread is not getting a core in time
+			continue
+		}
 		part := h.part
 		h.part = nil
 		part()
 		h.done.Store(seen)
 	}
+}
+
+// sleep blocks until a part after seen is posted.
+func (h *helper) sleep(seen uint64) {
+	h.asleep.Store(true)
+	if h.posted.Load() == seen {
+		<-h.wake
+	}
+	h.asleep.Store(false)
 }
 
 // getFloats takes a slice of at least n floats from pool (contents undefined).

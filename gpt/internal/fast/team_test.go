@@ -47,3 +47,29 @@ func TestTeamRegions(t *testing.T) {
 	time.Sleep(3 * spinFor) // the helpers sleep now
 	region(50)
 }
+
+// A helper whose thread gets no core (a busy shared machine): the goroutine that posted
+// each part runs it itself instead of waiting, and when the helper does run at last it
+// neither repeats those parts nor misses the ones after.
+func TestTeamHelperWithoutACore(t *testing.T) {
+	h := &helper{wake: make(chan struct{}, 1)} // its loop is not running yet
+	ran := 0
+	for range 3 {
+		h.start(func() { ran++ })
+		h.finish()
+	}
+	if ran != 3 {
+		t.Fatalf("with the helper absent, %d of 3 parts ran", ran)
+	}
+	go h.loop()
+	for i := range 2000 {
+		if i%500 == 0 {
+			time.Sleep(2 * spinFor) // let it fall asleep now and then
+		}
+		h.start(func() { ran++ })
+		h.finish()
+	}
+	if ran != 2003 {
+		t.Errorf("after the helper started, %d parts ran, want 2003", ran)
+	}
+}
