@@ -202,12 +202,8 @@ func roundScores(row []float32, scale float32) {
 // roundBF16One is f rounded to the nearest bfloat16, ties to even, as a float32.
 func roundBF16One(f float32) float32 { return math.Float32frombits(toBF16(f) << 16) }
 
-// roundBF16 rounds every element of x to bfloat16 in place.
-func roundBF16(x []float32) {
-	for i, f := range x {
-		x[i] = roundBF16One(f)
-	}
-}
+// roundBF16 rounds every element of x to bfloat16 in place (round.go).
+func roundBF16(x []float32) { RoundBF16(x) }
 
 // rowMax is the largest of x (not empty): eight at a time with AVX2 where the CPU has it.
 func rowMax(x []float32) float32 {
