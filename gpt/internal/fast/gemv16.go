@@ -42,18 +42,18 @@ func gemvRows16(y, x []float32, w []uint16, ldw int) {
 		gemvRows16DP(y, x, w, ldw)
 		return
 	}
-	r4, cv := rows&^3, 0 // the assembly's part: rows by four, columns by 8
+	r8, cv := rows&^7, 0 // the assembly's part: rows by eight, columns by 8
 	switch {
-	case r4 == 0:
+	case r8 == 0:
 	case HasAVX2 && cols >= 8:
 		cv = cols &^ 7
-		gemvRows16AVX2(&y[0], &x[0], &w[0], r4, cv, ldw)
+		gemvRows16AVX2(&y[0], &x[0], &w[0], r8, cv, ldw)
 	default:
-		r4 = 0
+		r8 = 0
 	}
-	gemvRows16Go(y[cv:], x[:r4], w[cv:], ldw) // the last few columns of the kernel's rows
-	if r4 < rows {
-		gemvRows16Go(y, x[r4:], w[r4*ldw:], ldw) // the remaining rows, whole
+	gemvRows16Go(y[cv:], x[:r8], w[cv:], ldw) // the last few columns of the kernel's rows
+	if r8 < rows {
+		gemvRows16Go(y, x[r8:], w[r8*ldw:], ldw) // the remaining rows, whole
 	}
 }
 
