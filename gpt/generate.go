@@ -263,7 +263,10 @@ func (g *Generator) Step() (Step, error) {
 		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
 	}
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
-	st.Logits = append([]float32(nil), logits...)
+	st.Logits = logits
+	if !g.Cached { // ForwardCached's logits are the caller's own; the other paths' may be reused
+		st.Logits = append([]float32(nil), logits...)
+	}
 	// The model's own distribution (temperature 1), for the chosen token and the top few.
 	var mx float32
 	var sum float64
