@@ -24,7 +24,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz bench-class tidy cross record-widgets docs
+.PHONY: fuzz test-fuzz bench-class bench-speed tidy cross record-widgets docs
 
 all: build
 
@@ -127,6 +127,10 @@ fuzz:
 bench-class: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_class.py --students 20 --seed 1
 	uptime
+
+# bench-speed prints the README's bf16 speed table, each section with the load (two minutes).
+bench-speed: build
+	GPTNOTES_BIN=$(abspath $(BIN)) tests/bench_speed.sh
 
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...
