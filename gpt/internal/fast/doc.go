@@ -15,6 +15,7 @@
 //	gemv16.go          one-row products with bfloat16 weights: on VDPBF16PS (gemv16dp_amd64.s),
 //	                   or widened in registers (gemv16_amd64.s)
 //	dpbf16_amd64.go    many-row bf16 products on VDPBF16PS, a 12×32 micro-kernel (dpbf16_amd64.s)
+//	round.go           RoundBF16: a BF16 model's rounding of each op's output, eight at a time (round_amd64.s)
 //	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
 //	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head
 //	exp.go             ExpSum, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
