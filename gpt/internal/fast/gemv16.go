@@ -29,7 +29,8 @@ func gemvLogits16(y, x []float32, wte []uint16, C, V int) {
 	})
 }
 
-// gemvRows16 adds Σ_i x[i]·widen(w[i·ldw : i·ldw+len(y)]) to y.
+// gemvRows16 adds Σ_i x[i]·widen(w[i·ldw : i·ldw+len(y)]) to y (x rounded to bfloat16
+// first where it runs on VDPBF16PS).
 func gemvRows16(y, x []float32, w []uint16, ldw int) {
 	rows, cols := len(x), len(y)
 	if rows == 0 || cols == 0 {
@@ -67,7 +68,8 @@ func gemvRows16Go(y, x []float32, w []uint16, ldw int) {
 	}
 }
 
-// gemvDot16 sets y[i] = widen(w[i·ldw : i·ldw+len(x)])·x for every i.
+// gemvDot16 sets y[i] = widen(w[i·ldw : i·ldw+len(x)])·x for every i (x rounded to
+// bfloat16 first where it runs on VDPBF16PS).
 func gemvDot16(y, x []float32, w []uint16, ldw int) {
 	rows, cols := len(y), len(x)
 	if rows == 0 {
