@@ -34,6 +34,12 @@ func kc2For(k2 int) int {
 //go:noescape
 func kern12x32(kc2 int, a, b *uint32, c *float32, ldc int, bias *float32)
 
+// packPairs32 packs a whole panel of op(B) = B for pairs steps (dpbf16_amd64.s):
+// dst[q·32+j] = src[2q·ldb+j] | src[(2q+1)·ldb+j]<<16, for q < pairs and j < 32.
+//
+//go:noescape
+func packPairs32(dst *uint32, src *uint16, ldb, pairs int)
+
 // gemm16 is one product C = A·op(B) + bias, A float32 (m, k), B bfloat16, C (m, n).
 type gemm16 struct {
 	tB           bool // op(B) = Bᵀ: B is (n, k), the token table
@@ -215,7 +221,14 @@ func (g *gemm16) packB(dst []uint32, q0, kc2, j0, j1 int) {
 		if cols < nr2 {
 			clear(panel)
 		}
-		for q := 0; q < kc2; q++ {
+		q := 0
+		if !g.tB && cols == nr2 { // a whole panel of B: every full pair in assembly
+			q = min(kc2, (g.k-2*q0)/2)
+			if q > 0 {
+				packPairs32(&panel[0], &g.b[2*q0*g.ldb+jq], g.ldb, q)
+			}
+		}
+		for ; q < kc2; q++ {
 			p := 2 * (q0 + q)
 			d := panel[q*nr2 : q*nr2+cols]
 			if g.tB { // column j of op(B) is row j of B: its pair is two neighbours

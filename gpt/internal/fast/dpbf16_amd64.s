@@ -220,3 +220,58 @@ add:
 	VMOVUPS Z23, 64(DX)
 	VZEROUPPER
 	RET
+
+// permPairsLo, permPairsHi interleave two rows of 32 bfloat16 (words 0–31 the first, 32–63
+// the second) into the pairs of columns 0–15 and 16–31: row p's word in the low half of each
+// 32 bits, row p+1's in the high half.
+DATA permPairsLo<>+0(SB)/8, $0x0021000100200000
+DATA permPairsLo<>+8(SB)/8, $0x0023000300220002
+DATA permPairsLo<>+16(SB)/8, $0x0025000500240004
+DATA permPairsLo<>+24(SB)/8, $0x0027000700260006
+DATA permPairsLo<>+32(SB)/8, $0x0029000900280008
+DATA permPairsLo<>+40(SB)/8, $0x002b000b002a000a
+DATA permPairsLo<>+48(SB)/8, $0x002d000d002c000c
+DATA permPairsLo<>+56(SB)/8, $0x002f000f002e000e
+GLOBL permPairsLo<>(SB), RODATA|NOPTR, $64
+
+DATA permPairsHi<>+0(SB)/8, $0x0031001100300010
+DATA permPairsHi<>+8(SB)/8, $0x0033001300320012
+DATA permPairsHi<>+16(SB)/8, $0x0035001500340014
+DATA permPairsHi<>+24(SB)/8, $0x0037001700360016
+DATA permPairsHi<>+32(SB)/8, $0x0039001900380018
+DATA permPairsHi<>+40(SB)/8, $0x003b001b003a001a
+DATA permPairsHi<>+48(SB)/8, $0x003d001d003c001c
+DATA permPairsHi<>+56(SB)/8, $0x003f001f003e001e
+GLOBL permPairsHi<>(SB), RODATA|NOPTR, $64
+
+// func packPairs32(dst *uint32, src *uint16, ldb, pairs int)
+// Packs a panel of 32 columns of B for pairs steps: dst[q·32+j] = src[2q·ldb+j] |
+// src[(2q+1)·ldb+j]<<16 for q < pairs and j < 32, two VPERMI2W a step.
+TEXT ·packPairs32(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R11
+	MOVQ pairs+24(FP), CX
+	SHLQ $1, R11            // row stride in bytes
+	VMOVDQU64 permPairsLo<>(SB), Z30
+	VMOVDQU64 permPairsHi<>(SB), Z31
+	TESTQ CX, CX
+	JLE packdone
+
+packloop:
+	VMOVDQU16 (SI), Z0          // row 2q, columns 0–31
+	VMOVDQU16 (SI)(R11*1), Z1   // row 2q+1
+	VMOVDQA64 Z30, Z2
+	VMOVDQA64 Z31, Z3
+	VPERMI2W Z1, Z0, Z2
+	VPERMI2W Z1, Z0, Z3
+	VMOVDQU64 Z2, (DI)
+	VMOVDQU64 Z3, 64(DI)
+	ADDQ $128, DI
+	LEAQ (SI)(R11*2), SI
+	DECQ CX
+	JNZ packloop
+
+packdone:
+	VZEROUPPER
+	RET
