@@ -181,3 +181,34 @@ func BenchmarkDecodeStagesSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrefillSmallPrecision is the prompt's forward that comes before a cached decode's
+// first token (ForwardCached of 2, 11 and 64 tokens into an empty cache), in fp32 and bf16:
+// the wait before anything is generated. Each is reported as the best of its iterations.
+//
+//	go test -tags openblas -run '^$' -bench 'PrefillSmallPrecision' -benchtime 7x ./gpt/
+func BenchmarkPrefillSmallPrecision(b *testing.B) {
+	for _, p := range []Precision{FP32, BF16} {
+		for _, n := range []int{2, 11, 64} {
+			b.Run(fmt.Sprintf("%v/prompt=%d", p, n), func(b *testing.B) {
+				m := genBenchSmall(b)
+				if p == BF16 {
+					m = genBenchSmall16(b)
+				}
+				prompt := genPrompt(5, n, Small.VocabSize)
+				c := m.NewCache()
+				best := time.Duration(1 << 62)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					c.Reset()
+					t := time.Now()
+					if _, err := m.ForwardCached(c, prompt); err != nil {
+						b.Fatal(err)
+					}
+					best = min(best, time.Since(t))
+				}
+				b.ReportMetric(best.Seconds()*1e3, "best-ms")
+			})
+		}
+	}
+}

@@ -25,6 +25,8 @@ for i in 1 2 3; do
 done
 step "forward over 1,024 positions, best of 3"
 "$T/gpt.test" -test.run '^$' -test.bench 'ForwardSmall1024Precision' -test.benchtime 3x 2>&1 | quiet
+step "a prompt's forward before the first token (2, 11, 64 tokens), best of 7"
+"$T/gpt.test" -test.run '^$' -test.bench 'PrefillSmallPrecision' -test.benchtime 7x 2>&1 | quiet
 step "a decode step's stages, 200 of each"
 "$T/gpt.test" -test.run '^$' -test.bench 'DecodeStagesSmall' -test.benchtime 200x 2>&1 | quiet
 step "memory stream"
