@@ -97,7 +97,7 @@ func AttentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) 
 			gemvDot16(s, qkv[h*HS:h*HS+HS], kc[h*HS:], C)
 			roundScores(s, scale)
 			softmaxCausal(s, m)
-			roundBF16(s)
+			RoundBF16(s)
 			o := out[h*HS : h*HS+HS]
 			clear(o)
 			gemvRows16(o, s, vc[h*HS:], C)
@@ -143,7 +143,7 @@ func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, 
 		}
 		softmaxCausal(s[:m], m)
 		if bf16 {
-			roundBF16(s[:m])
+			RoundBF16(s[:m])
 		}
 		clear(out[:HS])
 		gemvRows(out[:HS], s[:m], v, vS)
@@ -161,7 +161,7 @@ func attendBlock(out []float32, outS int, att []float32, attS int, q []float32, 
 			}
 			softmaxCausal(row, pos+r+1)
 			if bf16 {
-				roundBF16(row)
+				RoundBF16(row)
 			}
 		}
 		// out (nq, HS) = p·v
@@ -201,9 +201,6 @@ func roundScores(row []float32, scale float32) {
 
 // roundBF16One is f rounded to the nearest bfloat16, ties to even, as a float32.
 func roundBF16One(f float32) float32 { return math.Float32frombits(toBF16(f) << 16) }
-
-// roundBF16 rounds every element of x to bfloat16 in place (round.go).
-func roundBF16(x []float32) { RoundBF16(x) }
 
 // rowMax is the largest of x (not empty): eight at a time with AVX2 where the CPU has it.
 func rowMax(x []float32) float32 {

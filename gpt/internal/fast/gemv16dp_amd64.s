@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "dotsum_amd64.h"
 
 // The one-row products with bfloat16 weights on CPUs with AVX-512 BF16 (gemv16.go). The
 // widening kernels (gemv16_amd64.s) spend three instructions on every 16 weights — widen,
@@ -97,12 +98,7 @@ dpsum:
 	VADDPS Y6, Y2, Y2
 	VEXTRACTF64X4 $1, Z3, Y7
 	VADDPS Y7, Y3, Y3
-	VHADDPS Y1, Y0, Y0
-	VHADDPS Y3, Y2, Y2
-	VHADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVUPS X0, (DI)
+	SUM4
 	ADDQ $16, DI
 	LEAQ (R8)(R11*4), R8
 	SUBQ $4, R9
@@ -113,106 +109,41 @@ dpdone:
 	RET
 
 // Sums of rows (the Conv1D products, and attention's weighted sum of values: y += Σ_i
-// xb[i]·w[i,:]): here a pair is two rows at one column. VPUNPCKLWD and VPUNPCKHWD interleave two rows' 32 weights into such pairs, but
-// within each 128-bit lane: the low half gets columns 0–3, 8–11, 16–19, 24–27 of the 32,
-// the high half the other sixteen. So each block of 32 columns of y is kept in that order
-// while the rows run (gathered on entry with VPERMI2PS, put back on the way out), and the
-// pairs of xb are broadcast as they lie in memory: xb[i] in the low 16 bits, xb[i+1] above.
+// xb[i]·w[i,:]): here a pair is two rows at one column. VPUNPCKLWD and VPUNPCKHWD
+// interleave two rows' 32 weights into such pairs, but within each 128-bit lane: the low
+// half gets columns 0–3, 8–11, 16–19, 24–27 of the 32, the high half the other sixteen —
+// the even and the odd lanes of four columns. So each block of 32 columns of y is kept in
+// that order while the rows run (its lanes gathered on entry with VSHUFF32X4, put back on
+// the way out), and the pairs of xb are broadcast as they lie in memory: xb[i] in the low
+// 16 bits, xb[i+1] above.
 
-// permLo, permHi gather the interleaved order from a block's two halves (indices 0–15 the
-// first, 16–31 the second); unpermLo, unpermHi put it back.
-DATA permLo<>+0(SB)/4, $0
-DATA permLo<>+4(SB)/4, $1
-DATA permLo<>+8(SB)/4, $2
-DATA permLo<>+12(SB)/4, $3
-DATA permLo<>+16(SB)/4, $8
-DATA permLo<>+20(SB)/4, $9
-DATA permLo<>+24(SB)/4, $10
-DATA permLo<>+28(SB)/4, $11
-DATA permLo<>+32(SB)/4, $16
-DATA permLo<>+36(SB)/4, $17
-DATA permLo<>+40(SB)/4, $18
-DATA permLo<>+44(SB)/4, $19
-DATA permLo<>+48(SB)/4, $24
-DATA permLo<>+52(SB)/4, $25
-DATA permLo<>+56(SB)/4, $26
-DATA permLo<>+60(SB)/4, $27
-GLOBL permLo<>(SB), RODATA|NOPTR, $64
-
-DATA permHi<>+0(SB)/4, $4
-DATA permHi<>+4(SB)/4, $5
-DATA permHi<>+8(SB)/4, $6
-DATA permHi<>+12(SB)/4, $7
-DATA permHi<>+16(SB)/4, $12
-DATA permHi<>+20(SB)/4, $13
-DATA permHi<>+24(SB)/4, $14
-DATA permHi<>+28(SB)/4, $15
-DATA permHi<>+32(SB)/4, $20
-DATA permHi<>+36(SB)/4, $21
-DATA permHi<>+40(SB)/4, $22
-DATA permHi<>+44(SB)/4, $23
-DATA permHi<>+48(SB)/4, $28
-DATA permHi<>+52(SB)/4, $29
-DATA permHi<>+56(SB)/4, $30
-DATA permHi<>+60(SB)/4, $31
-GLOBL permHi<>(SB), RODATA|NOPTR, $64
-
-DATA unpermLo<>+0(SB)/4, $0
-DATA unpermLo<>+4(SB)/4, $1
-DATA unpermLo<>+8(SB)/4, $2
-DATA unpermLo<>+12(SB)/4, $3
-DATA unpermLo<>+16(SB)/4, $16
-DATA unpermLo<>+20(SB)/4, $17
-DATA unpermLo<>+24(SB)/4, $18
-DATA unpermLo<>+28(SB)/4, $19
-DATA unpermLo<>+32(SB)/4, $4
-DATA unpermLo<>+36(SB)/4, $5
-DATA unpermLo<>+40(SB)/4, $6
-DATA unpermLo<>+44(SB)/4, $7
-DATA unpermLo<>+48(SB)/4, $20
-DATA unpermLo<>+52(SB)/4, $21
-DATA unpermLo<>+56(SB)/4, $22
-DATA unpermLo<>+60(SB)/4, $23
-GLOBL unpermLo<>(SB), RODATA|NOPTR, $64
-
-DATA unpermHi<>+0(SB)/4, $8
-DATA unpermHi<>+4(SB)/4, $9
-DATA unpermHi<>+8(SB)/4, $10
-DATA unpermHi<>+12(SB)/4, $11
-DATA unpermHi<>+16(SB)/4, $24
-DATA unpermHi<>+20(SB)/4, $25
-DATA unpermHi<>+24(SB)/4, $26
-DATA unpermHi<>+28(SB)/4, $27
-DATA unpermHi<>+32(SB)/4, $12
-DATA unpermHi<>+36(SB)/4, $13
-DATA unpermHi<>+40(SB)/4, $14
-DATA unpermHi<>+44(SB)/4, $15
-DATA unpermHi<>+48(SB)/4, $28
-DATA unpermHi<>+52(SB)/4, $29
-DATA unpermHi<>+56(SB)/4, $30
-DATA unpermHi<>+60(SB)/4, $31
-GLOBL unpermHi<>(SB), RODATA|NOPTR, $64
-
-// PERMUTE32 rewrites y's blocks of 32 columns (cols of them, a multiple of 32, at DI) through
-// the index pair lo, hi; R12 is the column. Uses Z0–Z3, Z30, Z31.
-#define PERMUTE32(lo, hi, loop, end) \
-	VMOVDQU32 lo<>(SB), Z30; \
-	VMOVDQU32 hi<>(SB), Z31; \
+// LANES32 runs body over y's blocks of 32 columns (cols of them, a multiple of 32, at DI),
+// each block's halves in Z0 and Z1 and stored back from Z0 and Z1; R12 is the column.
+#define LANES32(body, loop, end) \
 	XORQ R12, R12; \
 loop: \
 	CMPQ R12, R13; \
 	JGE end; \
 	VMOVUPS 0(DI)(R12*4), Z0; \
 	VMOVUPS 64(DI)(R12*4), Z1; \
-	VMOVDQA32 Z30, Z2; \
-	VMOVDQA32 Z31, Z3; \
-	VPERMI2PS Z1, Z0, Z2; \
-	VPERMI2PS Z1, Z0, Z3; \
-	VMOVUPS Z2, 0(DI)(R12*4); \
-	VMOVUPS Z3, 64(DI)(R12*4); \
+	body; \
+	VMOVUPS Z0, 0(DI)(R12*4); \
+	VMOVUPS Z1, 64(DI)(R12*4); \
 	ADDQ $32, R12; \
 	JMP loop; \
 end:
+
+// GATHER puts a block's even lanes of four columns in Z0 and its odd ones in Z1; SCATTER
+// undoes it (lanes 0, 2, 4, 6 of the 32 columns from Z0, 1, 3, 5, 7 from Z1).
+#define GATHER \
+	VSHUFF32X4 $0x88, Z1, Z0, Z2; \
+	VSHUFF32X4 $0xdd, Z1, Z0, Z1; \
+	VMOVAPS Z2, Z0
+#define SCATTER \
+	VSHUFF32X4 $0x44, Z1, Z0, Z2; \
+	VSHUFF32X4 $0xee, Z1, Z0, Z3; \
+	VSHUFF32X4 $0xd8, Z2, Z2, Z0; \
+	VSHUFF32X4 $0xd8, Z3, Z3, Z1
 
 // func gemvRows16AVX512BF16(y *float32, xb, w *uint16, rows, cols, ldw int)
 // y[j] += Σ_i xb[i]·w[i·ldw+j] for i < rows (a multiple of 8) and j < cols (a multiple of
@@ -227,7 +158,7 @@ TEXT ·gemvRows16AVX512BF16(SB), NOSPLIT, $0-48
 	MOVQ cols+32(FP), R13
 	MOVQ ldw+40(FP), R11
 	SHLQ $1, R11            // row stride in bytes
-	PERMUTE32(permLo, permHi, epermin, epermdone)
+	LANES32(GATHER, egather, egatherdone)
 
 erows8:
 	CMPQ R9, $8
@@ -291,6 +222,6 @@ enext:
 	JMP erows8
 
 edone:
-	PERMUTE32(unpermLo, unpermHi, epermout, epermoutdone)
+	LANES32(SCATTER, escatter, escatterdone)
 	VZEROUPPER
 	RET

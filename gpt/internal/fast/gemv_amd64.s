@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "dotsum_amd64.h"
 
 // FOURROWS points AX, BX, CX and DX at four consecutive rows of w, from R8 (row stride R11
 // bytes).
@@ -124,12 +125,7 @@ dotcols:
 
 dotsum:
 	// Sum each accumulator's eight lanes: y[0..3] = the four dot products.
-	VHADDPS Y1, Y0, Y0
-	VHADDPS Y3, Y2, Y2
-	VHADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VMOVUPS X0, (DI)
+	SUM4
 	ADDQ $16, DI
 	LEAQ (R8)(R11*4), R8
 	SUBQ $4, R9
