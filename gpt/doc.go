@@ -10,7 +10,7 @@
 //
 // Read the files in this order, the order the data flows:
 //
-//	config.go      Config and the presets (Small … XL, Tiny, Mini); the parameter counts
+//	config.go      Config and the presets (Small … XL, Tiny, Mini, Gopher); the parameter counts
 //	params.go      Params: every weight in one slab, with views named after the checkpoint
 //	init.go        GPT-2's initialisation, the residual projections scaled by 1/√(2L)
 //	embed.go       wte + wpe: token and position embeddings, and their backward

@@ -5,13 +5,21 @@ import (
 	"testing"
 )
 
-// BenchmarkTrainStepMini is one training step of the shipped configuration (gpt.Mini,
+// BenchmarkTrainStepMini is one training step of the teaching configuration (gpt.Mini,
 // batch 16 × 256): forward, backward and AdamW; it reports tokens/s.
 // Compare with tests/bench_train.py (PyTorch, same config):
 //
 //	go test -tags openblas -run '^$' -bench TrainStepMini -benchtime 5x ./gpt
 func BenchmarkTrainStepMini(b *testing.B) {
 	benchTrainStep(b, Mini, 16)
+}
+
+// BenchmarkTrainStepGopher is one training step of the shipped model's shape (gpt.Gopher,
+// batch 16 × 256), the speed its training run should have gone at:
+//
+//	go test -tags openblas -run '^$' -bench TrainStepGopher -benchtime 5x ./gpt
+func BenchmarkTrainStepGopher(b *testing.B) {
+	benchTrainStep(b, Gopher, 16)
 }
 
 func benchTrainStep(b *testing.B, cfg Config, B int) {

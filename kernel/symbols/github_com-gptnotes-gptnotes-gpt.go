@@ -40,6 +40,7 @@ func init() {
 		"GenerateStream":         reflect.ValueOf(gpt.GenerateStream),
 		"GenerateText":           reflect.ValueOf(gpt.GenerateText),
 		"GoSourceDir":            reflect.ValueOf(gpt.GoSourceDir),
+		"Gopher":                 reflect.ValueOf(&gpt.Gopher).Elem(),
 		"GradCheck":              reflect.ValueOf(gpt.GradCheck),
 		"GradNorm":               reflect.ValueOf(gpt.GradNorm),
 		"Greedy":                 reflect.ValueOf(&gpt.Greedy).Elem(),
