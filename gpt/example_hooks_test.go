@@ -39,9 +39,9 @@ func ExampleModel_RunWithCache() {
 	fmt.Println(all.Names())
 	// Output:
 	// logits 1 6 4096
-	// 64 activations kept, the first [hook_embed hook_pos_embed blocks.0.hook_resid_pre]
-	// blocks.0.attn.hook_pattern [1 6 6 6]
-	// head 0, query 2 looks at keys 0 1 2: [0.452 0.334 0.214 0.000 0.000 0.000]
+	// 84 activations kept, the first [hook_embed hook_pos_embed blocks.0.hook_resid_pre]
+	// blocks.0.attn.hook_pattern [1 8 6 6]
+	// head 0, query 2 looks at keys 0 1 2: [0.340 0.357 0.303 0.000 0.000 0.000]
 	// gpt: cache: blocks.0.attn.hook_q was not kept; ask RunWithCache for it by name or pattern (it keeps DefaultCacheNames unless told)
 	// [blocks.0.attn.hook_q blocks.0.attn.hook_k blocks.0.attn.hook_v blocks.0.attn.hook_attn_scores blocks.0.attn.hook_pattern blocks.0.attn.hook_z blocks.0.attn.hook_result]
 }
@@ -66,12 +66,12 @@ func ExampleModel_RunWithHooks() {
 		return fmt.Sprintf("%q %.2f", tok.Decode([]int{cs[0].ID}), cs[0].Prob)
 	}
 	fmt.Println("next token:", top(plain), "→ with block 0 silenced:", top(out))
-	_, err = m.RunWithHooks(ids, gpt.Hook{Name: "blocks.6.attn.hook_z", Fn: func(*gpt.Activation) {}})
+	_, err = m.RunWithHooks(ids, gpt.Hook{Name: "blocks.99.attn.hook_z", Fn: func(*gpt.Activation) {}})
 	fmt.Println(err)
 	// Output:
-	// the hook sees blocks.0.attn.hook_z [1 9 6 32]
-	// next token: " nil" 0.32 → with block 0 silenced: " nil" 0.18
-	// gpt: run with hooks: hook "blocks.6.attn.hook_z": gpt: no hook point "blocks.6.attn.hook_z": blocks are 0 … 5
+	// the hook sees blocks.0.attn.hook_z [1 9 8 32]
+	// next token: " nil" 0.36 → with block 0 silenced: "\n" 0.15
+	// gpt: run with hooks: hook "blocks.99.attn.hook_z": gpt: no hook point "blocks.99.attn.hook_z": blocks are 0 … 7
 }
 
 // The logit lens reads each stage of the residual stream as a prediction.
@@ -88,13 +88,15 @@ func ExampleActivationCache_LogitLens() {
 	fmt.Print(lens)
 	// Output:
 	// input     "func" " main" "()" " {" "\n" "\t" "fmt" "." "Println"
-	// embed     "func" "wwww" "()" " {" "\n" "\t" "fmt" "." "{},{},"
-	// block 0   "(" "." "()" "\n\t\t" "\t" "//" "." "go" "("
-	// block 1   "(" "." " {" "\n\t" "\t" "//" "." "go" "("
-	// block 2   "(" "." " {" "\n\t" "\t" "//" "." "C" "("
-	// block 3   " (" "." " {" "\n" "\t" "//" "." "Fprintf" "("
-	// block 4   " (" "(" " {" "\n\t" "\t" "//" "." "Fprintf" "("
-	// block 5   " (" "()" " {" "\n" "\t" "if" "." "Println" "("
+	// embed     "func" "vvvv" "()" " {" "\n" "\t" "fmt" "." "vvvvvvvv"
+	// block 0   "(" "(" " {" "\n" "\t" "//" "." "F" "("
+	// block 1   " (" "." " {" "}" "\t" "//" "." "F" "("
+	// block 2   "func" "." " {" " return" "\t" "//" "." "F" "("
+	// block 3   " (" "()" " {" " return" "\t" "//" "." "F" "("
+	// block 4   " (" "()" " {" " return" "\t" "if" "." "F" "("
+	// block 5   " (" "()" " {" " return" "\t" "if" "." "F" "("
+	// block 6   " (" "()" " {" "\n" "\t" "if" "." "F" "("
+	// block 7   " (" "()" " {" "\n" "\t" "if" "." "Fprintf" "(\""
 }
 
 // Direct logit attribution: each head's share of the logit of the predicted token.
@@ -114,8 +116,8 @@ func ExampleActivationCache_DirectLogitAttribution() {
 	fmt.Printf("predicted %q, logit %.2f; the terms add up to it: %v\n", tok.Decode([]int{cs[0].ID}), a.Logit, math.Abs(a.Sum()-a.Logit) < 1e-3)
 	fmt.Printf("the head that writes most: layer %d head %d, %+.2f\n", l, h, v)
 	// Output:
-	// predicted " err", logit 11.34; the terms add up to it: true
-	// the head that writes most: layer 1 head 3, +1.21
+	// predicted " err", logit 10.51; the terms add up to it: true
+	// the head that writes most: layer 6 head 4, +0.44
 }
 
 // Zero-ablating each head in turn: which heads the loss on a line of Go depends on.
@@ -129,8 +131,8 @@ func ExampleModel_HeadAblation() {
 	fmt.Println(lm.Title)
 	fmt.Printf("the head that matters most: layer %d head %d, loss %+.3f\n", l, h, v)
 	// Output:
-	// zero-ablating each head: change in the loss (clean 0.5615)
-	// the head that matters most: layer 0 head 0, loss +0.141
+	// zero-ablating each head: change in the loss (clean 0.5587)
+	// the head that matters most: layer 0 head 3, loss +0.116
 }
 
 // Activation patching: which positions and layers carry the loop variable's name.
@@ -149,12 +151,14 @@ func ExampleModel_ActivationPatching() {
 	}
 	// Output:
 	// ["\t" "for" " i" " :=" " 0" ";" " i" " <" " n" ";"]
-	// layer 0: position 2 0.33, position 6 0.40, last 0.00
-	// layer 1: position 2 0.17, position 6 0.15, last 0.42
-	// layer 2: position 2 0.13, position 6 0.11, last 0.47
-	// layer 3: position 2 0.11, position 6 0.09, last 0.52
-	// layer 4: position 2 0.12, position 6 0.09, last 0.52
-	// layer 5: position 2 0.06, position 6 0.05, last 0.75
+	// layer 0: position 2 0.48, position 6 0.35, last 0.00
+	// layer 1: position 2 0.22, position 6 0.13, last 0.45
+	// layer 2: position 2 0.24, position 6 0.13, last 0.42
+	// layer 3: position 2 0.25, position 6 0.12, last 0.42
+	// layer 4: position 2 0.25, position 6 0.12, last 0.40
+	// layer 5: position 2 0.25, position 6 0.11, last 0.41
+	// layer 6: position 2 0.20, position 6 0.08, last 0.50
+	// layer 7: position 2 0.05, position 6 0.04, last 0.77
 }
 
 // A generator with a hook: the same prompt, with head 3 of block 0 ablated.
@@ -178,8 +182,8 @@ func ExampleGenerator_hooks() {
 		fmt.Printf("%d hooks: %q\n", len(hooks), tok.Decode(g.Generated()))
 	}
 	// Output:
-	// 0 hooks: "\tt.Fatalf(\"failed to create a coverage"
-	// 1 hooks: "\treturn nil, err\n\t\t}\n\t\treturn nil"
+	// 0 hooks: "\tt.Fatal(err)\n\t\t}\n\t"
+	// 1 hooks: "\treturn nil\n\t\t}\n\t\tif err := os"
 }
 
 // The residual stream at every depth, one (L+1, B, T, C) activation: its norm jumps when
@@ -202,14 +206,16 @@ func ExampleActivationCache_ResidualStream() {
 		fmt.Printf("stage %d: norm %.1f\n", s, norm)
 	}
 	// Output:
-	// resid_stream [7 1 2 192]
-	// stage 0: norm 2.7
-	// stage 1: norm 65.0
-	// stage 2: norm 63.1
-	// stage 3: norm 64.0
-	// stage 4: norm 66.0
-	// stage 5: norm 66.4
-	// stage 6: norm 58.7
+	// resid_stream [9 1 2 256]
+	// stage 0: norm 2.4
+	// stage 1: norm 88.9
+	// stage 2: norm 86.4
+	// stage 3: norm 80.5
+	// stage 4: norm 80.7
+	// stage 5: norm 81.8
+	// stage 6: norm 79.9
+	// stage 7: norm 77.0
+	// stage 8: norm 71.1
 }
 
 // A cache saved as safetensors: one tensor per name, in forward order, readable by
@@ -238,6 +244,6 @@ func ExampleActivationCache_Save() {
 		fmt.Println(t.Name, t.Dtype, t.Shape)
 	}
 	// Output:
-	// blocks.0.attn.hook_pattern F32 [1 6 2 2]
+	// blocks.0.attn.hook_pattern F32 [1 8 2 2]
 	// ln_final.hook_scale F32 [1 2 1]
 }

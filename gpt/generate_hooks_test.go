@@ -29,9 +29,9 @@ func generate(t *testing.T, m *gpt.Model, prompt []int, cached bool, n int, hook
 }
 
 // Hooks in generation, on the shipped model: hooks that only read leave the tokens as
-// they are without hooks; zero-ablating the head that matters most (layer 0, head 3 on
-// this prompt, TestHeadAblationShipped) changes them, and the cached and uncached loops
-// agree on the ablated tokens and logits.
+// they are without hooks; zero-ablating the head that matters most on the prompt (the
+// largest change of HeadAblation, tested in TestHeadAblationShipped) changes the logits,
+// and the cached and uncached loops agree on the ablated tokens and logits.
 func TestGeneratorHooks(t *testing.T) {
 	m, tok, _ := loadShipped(t)
 	prompt := tok.Encode("func main() {\n\tif err != nil {\n\t\t")
@@ -39,9 +39,15 @@ func TestGeneratorHooks(t *testing.T) {
 	NH, C := m.Config.Heads, m.Config.Channels
 	HS := C / NH
 	read := gpt.Hook{Name: "blocks.*.attn.hook_pattern", Fn: func(a *gpt.Activation) {}}
-	ablate := gpt.Hook{Name: "blocks.0.attn.hook_z", Fn: func(a *gpt.Activation) {
+	lm, err := m.HeadAblation(prompt, gpt.ZeroAblation, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer, head, _ := lm.Max()
+	which := fmt.Sprintf("layer %d head %d", layer, head)
+	ablate := gpt.Hook{Name: fmt.Sprintf("blocks.%d.attn.hook_z", layer), Fn: func(a *gpt.Activation) {
 		for pos := 0; pos < a.Shape[1]; pos++ {
-			clear(a.Data[pos*C+3*HS : pos*C+4*HS])
+			clear(a.Data[pos*C+head*HS : pos*C+(head+1)*HS])
 		}
 	}}
 	for _, cached := range []bool{false, true} {
@@ -52,12 +58,12 @@ func TestGeneratorHooks(t *testing.T) {
 			t.Errorf("cached %v: a hook that only reads changed the tokens: %v, without hooks %v", cached, spied, plain)
 		}
 	}
-	plain, _ := generate(t, m, prompt, true, n)
+	_, lp := generate(t, m, prompt, true, n)
 	uncached, lu := generate(t, m, prompt, false, n, ablate)
 	cachedIDs, lc := generate(t, m, prompt, true, n, ablate)
-	t.Logf("layer 0 head 3 ablated: %q", tok.Decode(cachedIDs))
-	if slices.Equal(plain, cachedIDs) {
-		t.Errorf("ablating layer 0 head 3 left the %d tokens as they were", n)
+	t.Logf("%s ablated: %q", which, tok.Decode(cachedIDs))
+	if slices.Equal(lp[0], lc[0]) {
+		t.Errorf("ablating %s left the first step's logits as they were", which)
 	}
 	if !slices.Equal(uncached, cachedIDs) {
 		t.Errorf("ablated: cached tokens %v, uncached %v", cachedIDs, uncached)
@@ -110,9 +116,10 @@ func TestGeneratorHooksCachedStep(t *testing.T) {
 		}
 	}
 	bad, _ := gpt.NewGenerator(m, prompt, gpt.Greedy, true)
-	bad.Hooks = []gpt.Hook{{Name: "blocks.6.attn.hook_z", Fn: func(*gpt.Activation) {}}}
+	past := fmt.Sprintf("blocks.%d.attn.hook_z", m.Config.Layers)
+	bad.Hooks = []gpt.Hook{{Name: past, Fn: func(*gpt.Activation) {}}}
 	if _, err := bad.Step(); err == nil {
-		t.Errorf("a hook on block 6 of a 6-block model: no error")
+		t.Errorf("a hook on %s of a %d-block model: no error", past, m.Config.Layers)
 	} else {
 		t.Log(err)
 	}

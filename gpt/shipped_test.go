@@ -33,8 +33,8 @@ func loadShipped(t *testing.T) (*gpt.Model, *tokenizer.Tokenizer, map[string]str
 		t.Fatal(err)
 	}
 	t.Logf("loaded %v and a %d-token tokenizer in %v; metadata %v", m.Config, tok.VocabSize(), time.Since(start), meta)
-	if m.Config != gpt.Mini || tok.VocabSize() != m.Config.VocabSize {
-		t.Errorf("shipped model is %v with a %d-token tokenizer, want gpt.Mini (%v)", m.Config, tok.VocabSize(), gpt.Mini)
+	if m.Config != gpt.Gopher || tok.VocabSize() != m.Config.VocabSize {
+		t.Errorf("shipped model is %v with a %d-token tokenizer, want gpt.Gopher (%v)", m.Config, tok.VocabSize(), gpt.Gopher)
 	}
 	return m, tok, meta
 }

@@ -87,4 +87,4 @@ class GPT(torch.nn.Module):
 
 
 SMALL = dict(V=50257, block_size=1024, L=12, NH=12, C=768)  # GPT-2 Small (124M)
-MINI = dict(V=4096, block_size=256, L=6, NH=6, C=192)  # gpt.Mini, the shipped model's size
+MINI = dict(V=4096, block_size=256, L=6, NH=6, C=192)  # gpt.Mini, the teaching size

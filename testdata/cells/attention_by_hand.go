@@ -52,4 +52,4 @@ fig
 // true true
 // false
 // <nil> true
-// Out: <heat maps "layer 1: every head's attention pattern": 6 maps and a colour bar>
+// Out: <heat maps "layer 1: every head's attention pattern": 8 maps and a colour bar>

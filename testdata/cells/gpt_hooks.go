@@ -49,10 +49,10 @@ p, err = viz.LayerMap(patched)
 fmt.Println(err, p.X.Label.Text, len(patched.Values), len(patched.Values[0]))
 // Output:
 // Out: 9
-// <nil> 6 blocks.0.attn.hook_z [1 9 6 32]
+// <nil> 8 blocks.0.attn.hook_z [1 9 8 32]
 // logits changed: true
-// gpt: run with hooks: hook "blocks.0.hook_resid_mid": panic: gpt: blocks.0.hook_resid_mid: index 99 of dimension 1 is outside [0, 9) (shape [1 9 192])
-// Out: [blocks.0.hook_resid_post blocks.1.attn.hook_pattern blocks.1.hook_resid_post blocks.2.hook_resid_post blocks.3.hook_resid_post blocks.4.hook_resid_post blocks.5.hook_resid_post]
-// Out: [1 6 9 9]
-// <nil> zero-ablating each head: change in the loss (clean 0.8061)
-// <nil> position 6 10
+// gpt: run with hooks: hook "blocks.0.hook_resid_mid": panic: gpt: blocks.0.hook_resid_mid: index 99 of dimension 1 is outside [0, 9) (shape [1 9 256])
+// Out: [blocks.0.hook_resid_post blocks.1.attn.hook_pattern blocks.1.hook_resid_post blocks.2.hook_resid_post blocks.3.hook_resid_post blocks.4.hook_resid_post blocks.5.hook_resid_post blocks.6.hook_resid_post blocks.7.hook_resid_post]
+// Out: [1 8 9 9]
+// <nil> zero-ablating each head: change in the loss (clean 0.7843)
+// <nil> position 8 10
