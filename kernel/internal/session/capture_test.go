@@ -139,6 +139,7 @@ func TestStateSurvivesFailures(t *testing.T) {
 	}
 	for _, bad := range []struct{ name, code string }{
 		{"SyntaxError", "total +"},
+		{"SyntaxError", "func main()\n{\n\ttotal = 1\n}"}, // Go: missing function body (a fuzz find)
 		{"CompileError", "total = nosuch"},
 		{"Panic", "var m map[string]int\nm[\"a\"] = 1"},
 		{"Panic", `panic("explicit")`},

@@ -187,6 +187,13 @@ func parsePieces(fset *token.FileSet, name, src string, pieces []piece) error {
 				continue
 			}
 			p.file = f
+			// go/parser takes a function without a body (one written in assembly); a cell has
+			// none, and Go's compiler refuses it: `func main()` with its { on the next line.
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+					errs.Add(fset.Position(fd.Name.Pos()), "missing function body")
+				}
+			}
 		case stmtPiece:
 			f, err := parser.ParseFile(fset, scopeFile, "package main\nfunc _() {\n"+dir+text+"\n}", parser.ParseComments)
 			if err != nil {
