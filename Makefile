@@ -103,7 +103,7 @@ cross:
 # at load 5-10. 20,000 decodes take about 5 s, and 8,000 cells about 15 s after the ~210 seeds
 # are type-checked, on an idle machine.
 # FuzzCell does not minimize what it finds: its worker dies while minimizing after 10–100 s
-# (an open fault, see the README's Fuzzing section); without minimizing it runs clean.
+# (an open fault, see docs/kernel.md, "Fuzzing"); without minimizing it runs clean.
 test-fuzz:
 	d=$$(mktemp -d) && $(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 20000x ./kernel -test.fuzzcachedir $$d/decode && \
 	  $(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime 8000x -fuzzminimizetime 0s ./kernel/internal/session -test.fuzzcachedir $$d/cell; \
@@ -123,12 +123,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime $(FUZZTIME) ./kernel/internal/session
 
 # bench-class plays a class of 20 students on a real JupyterHub on this machine, for at most
-# 10 minutes, and prints the figures the README's "Running a class" quotes (tests/bench_class.py).
+# 10 minutes, and prints the figures docs/class.md quotes (tests/bench_class.py).
 bench-class: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_class.py --students 20 --seed 1
 	uptime
 
-# bench-speed prints the README's bf16 speed table, each section with the load (two minutes).
+# bench-speed prints docs/performance.md's bf16 speed table, each section with the load (two minutes).
 bench-speed: build
 	GPTNOTES_BIN=$(abspath $(BIN)) tests/bench_speed.sh
 

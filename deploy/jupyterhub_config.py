@@ -15,7 +15,7 @@
 #               in a volume of their own (docker-compose.yml, profile "class").
 #   GPTNOTES_HUB_URL       where the hub listens (default http://127.0.0.1:8000; put TLS in front)
 #   GPTNOTES_HUB_STATE     the hub's database, cookie secret and kernelspec (default /srv/gptnotes)
-#   GPTNOTES_KERNEL_MEMORY each kernel's own memory limit (default 1536MiB: README, "Running a class")
+#   GPTNOTES_KERNEL_MEMORY each kernel's own memory limit (default 1536MiB: docs/class.md)
 #   GPTNOTES_KERNEL_THREADS each kernel's GOMAXPROCS, the cores its matrix code uses (default 1)
 #   GPTNOTES_COURSE        the notebooks copied into each student's home (default: this repository's)
 #   GPTNOTES_HUB_ADMINS    comma-separated admin users (local, docker)
@@ -65,7 +65,7 @@ c.Spawner.environment = {
     "GPTNOTES_MEMORY_LIMIT": KERNEL_MEMORY,  # kernel/memlimit.go: a runaway cell is stopped past it
     # Each kernel computes on one core. gptnotes' matrix code splits its work over GOMAXPROCS
     # threads that spin between parallel regions: right for one user on a machine, wasteful
-    # when many kernels share its cores (the class benchmark; README, "Running a class").
+    # when many kernels share its cores (the class benchmark; docs/class.md).
     "GOMAXPROCS": os.environ.get("GPTNOTES_KERNEL_THREADS", "1"),
 }
 
@@ -125,8 +125,8 @@ elif MODE == "docker":
     c.DockerSpawner.notebook_dir = "/home/student"
     c.DockerSpawner.volumes = {"gptnotes-{username}": "/home/student"}
     c.DockerSpawner.cmd = ["gptnotes-start-singleuser"]
-    # The container's hard limits sit above the kernel's own (one kernel and its server; see the
-    # README's figures), so a runaway cell meets the kernel's limit first.
+    # The container's hard limits sit above the kernel's own (one kernel and its server; see
+    # docs/class.md's figures), so a runaway cell meets the kernel's limit first.
     c.DockerSpawner.mem_limit = os.environ.get("GPTNOTES_CONTAINER_MEMORY", "2G")
     c.DockerSpawner.cpu_limit = float(os.environ.get("GPTNOTES_CONTAINER_CPUS", "1"))
     c.JupyterHub.hub_ip = "0.0.0.0"  # inside the hub's container; compose publishes only the proxy

@@ -32,7 +32,7 @@ import (
 // bfloat16 row in bfloat16 (PyTorch issue 77507, fixed in later releases), which moves its
 // rstd by up to ~1%, while ours are float64; and its tanh GELU rounds its intermediate
 // steps to bfloat16, while ours rounds the float32 GELU once. Over a whole forward the
-// LayerNorm difference is carried into every later activation (README, "bf16").
+// LayerNorm difference is carried into every later activation (docs/performance.md, "bf16").
 
 // float32ToBF16 rounds f to the nearest bfloat16, ties to even (the bf16 whose last
 // mantissa bit is 0). NaN stays NaN (quiet); ±Inf and values that round past the largest

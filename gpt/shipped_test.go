@@ -12,7 +12,7 @@ import (
 	"github.com/gptnotes/gptnotes/tokenizer"
 )
 
-// The model shipped in testdata/ (see the README for the command that trained it).
+// The model shipped in testdata/ (docs/model-card.md has the command that trained it).
 const (
 	shippedModel = "../testdata/gopher.safetensors"
 	shippedTok   = "../testdata/gopher.tok"

@@ -1,6 +1,6 @@
 """The one PyTorch baseline: runs PyTorch's side of every figure the project quotes for PyTorch on
 this machine, once, and writes them with the date, the load and torch's version to
-study/reference/pytorch.json, which package reference embeds (reference.PyTorch). The README, the
+study/reference/pytorch.json, which package reference embeds (reference.PyTorch). docs/performance.md, the
 study's rows and viz's marks read that file; nothing else types a PyTorch figure.
 
 Not a test (pytest does not collect it; Debian's python3-torch is a benchmark's dependency, not

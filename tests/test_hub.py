@@ -6,7 +6,7 @@ websocket API, as the notebook page does, and the first notebook's cells run in 
 Every student here is the test's own Unix user (SimpleLocalProcessSpawner): the test shows that
 each has their own server process, home, kernel and kernel key, and that one student's token
 does not open another's server; it does not show isolation, which comes from the Docker and
-Kubernetes spawners (README, "Security")."""
+Kubernetes spawners (docs/security.md)."""
 import asyncio
 import base64
 import json

@@ -88,7 +88,7 @@ type Baseline struct {
 //go:embed pytorch.json
 var pytorchJSON []byte
 
-// PyTorch is the one PyTorch baseline the study's rows, viz's figures and the README quote for
+// PyTorch is the one PyTorch baseline the study's rows, viz's figures and docs/performance.md quote for
 // this machine: pytorch.json in this directory. A new run of tests/pytorch_baseline.py replaces
 // the whole file.
 var PyTorch = func() Baseline {

@@ -70,7 +70,7 @@ try {
       document.body.style.overflow = 'visible';
     });
     // Cells tagged "screenshot" in the source (```go screenshot), input and output, each as
-    // NAME-cellN.png: the views the README shows (after the page has grown, so a tall cell is
+    // NAME-cellN.png: the views the README and docs/ show (after the page has grown, so a tall cell is
     // whole).
     const shots = [];
     const tagged = await page.evaluate(() => Jupyter.notebook.get_cells()

@@ -2,7 +2,7 @@
 
 // plotloss draws the loss curve of a `gptnotes train --loss-csv` run with viz.LossCurve:
 //
-//	go run docs/plotloss.go docs/gopher-loss.csv docs/gopher-loss.png
+//	go run docs/figures/plotloss.go docs/figures/gopher-loss.csv docs/figures/gopher-loss.png
 //
 // The CSV has a header and one row per step: step, tokens, loss, val_loss (empty where
 // it was not measured), lr, grad_norm, tokens_per_sec. The vocabulary for the ln V line
@@ -23,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 3 {
-		log.Fatal("usage: go run docs/plotloss.go LOSS.csv OUT.png [VOCAB]")
+		log.Fatal("usage: go run docs/figures/plotloss.go LOSS.csv OUT.png [VOCAB]")
 	}
 	vocab := 4096
 	if len(os.Args) > 3 {
