@@ -63,6 +63,9 @@
 // (gpt.Find), and say so otherwise; rows about a trained model fall back to the small model
 // shipped in testdata/.
 //
-// Read the files in this order: run.go (Row, Result, Run, the report), rows.go (every row,
-// in the order above), then reference/reference.go (the study's figures and their sources).
+// Read the files in this order: run.go (Row, Result, Run, the report), rows.go (the table of
+// every row, in the order above), models.go (the models rows share), then one file per
+// section of the study with its rows' functions: configuration.go, training.go,
+// generation.go, differences.go, sampling.go; notebookfigures.go (figures of the notebooks
+// that are not rows); and reference/reference.go (the study's figures and their sources).
 package study

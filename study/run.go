@@ -317,18 +317,3 @@ func (r *Run) saveHTML(s *viz.Slider, name string) error {
 	}
 	return nil
 }
-
-// smallModel is GPT-2 small at GPT-2's init (seed 1, scaled), built once.
-func (r *Run) smallModel() (*gpt.Model, error) {
-	if r.small == nil {
-		m, err := gpt.New(gpt.Small)
-		if err != nil {
-			return nil, err
-		}
-		m.Init(1, true)
-		r.small = m
-	}
-	return r.small, nil
-}
-
-const smallRandom = "GPT-2 small, random init (seed 1, scaled)"
