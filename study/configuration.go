@@ -21,20 +21,27 @@ func rowConfig(r *Run) (Result, error) {
 	padded := (c.VocabSize + 63) / 64 * 64
 	return Result{Ours: fmt.Sprintf("%s positions, %d blocks, %d heads, width %d, vocab %s (padded to a multiple of 64: %s)",
 		gpt.Commas(c.BlockSize), c.Layers, c.Heads, c.Channels, gpt.Commas(c.VocabSize), gpt.Commas(padded)),
+		Numbers: []Number{{"positions", float64(c.BlockSize), "positions"}, {"blocks", float64(c.Layers), ""},
+			{"heads", float64(c.Heads), ""}, {"width", float64(c.Channels), ""}, {"vocab", float64(c.VocabSize), "tokens"},
+			{"padded vocab", float64(padded), "tokens"}},
 		Model: "gpt.Small"}, nil
 }
 
 func rowParams(r *Run) (Result, error) {
-	return Result{Ours: gpt.Commas(gpt.Count(gpt.Small).Tied), Model: "gpt.Count(gpt.Small)"}, nil
+	n := gpt.Count(gpt.Small).Tied
+	return Result{Ours: gpt.Commas(n), Numbers: []Number{{"parameters", float64(n), ""}}, Model: "gpt.Count(gpt.Small)"}, nil
 }
 
 func rowUntied(r *Run) (Result, error) {
-	return Result{Ours: gpt.Commas(gpt.Count(gpt.Small).Untied), Model: "gpt.Count(gpt.Small)"}, nil
+	n := gpt.Count(gpt.Small).Untied
+	return Result{Ours: gpt.Commas(n), Numbers: []Number{{"parameters", float64(n), ""}}, Model: "gpt.Count(gpt.Small)"}, nil
 }
 
 func rowTokenShare(r *Run) (Result, error) {
 	c := gpt.Count(gpt.Small)
 	return Result{Ours: fmt.Sprintf("%.1f%% (%s of %s)", 100*c.TokenShare, gpt.Commas(c.TokenTable), gpt.Commas(c.Tied)),
+		Numbers: []Number{{"share", c.TokenShare, ""}, {"token table", float64(c.TokenTable), "parameters"},
+			{"parameters", float64(c.Tied), ""}},
 		Model: "gpt.Count(gpt.Small)"}, nil
 }
 
@@ -47,11 +54,15 @@ func rowWpe(r *Run) (Result, error) {
 	if !ok {
 		return Result{}, fmt.Errorf("no wpe.weight")
 	}
-	_, err = m.Forward([][]int{make([]int, 1100)}, nil)
+	const long = 1100
+	_, err = m.Forward([][]int{make([]int, long)}, nil)
 	if err == nil {
 		return Result{}, fmt.Errorf("forwarding 1,100 positions did not fail")
 	}
-	return Result{Ours: fmt.Sprintf("wpe shape %v; %q", wpe.Shape, err.Error()), Model: "GPT-2 small, zeroed"}, nil
+	return Result{Ours: fmt.Sprintf("wpe shape %v; %q", wpe.Shape, err.Error()),
+		Numbers: []Number{{"wpe rows", float64(wpe.Shape[0]), "positions"}, {"wpe columns", float64(wpe.Shape[1]), ""},
+			{"refused length", long, "positions"}},
+		Model: "GPT-2 small, zeroed"}, nil
 }
 
 func rowInit(r *Run) (Result, error) {
@@ -78,7 +89,11 @@ func rowInit(r *Run) (Result, error) {
 		}
 	}
 	return Result{Ours: fmt.Sprintf("matrices and tables std %.5f (%s numbers), c_proj std %.5f (%s numbers), max |bias| %g, max |LayerNorm weight − 1| %g",
-		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff), Model: smallRandom}, nil
+		matrix.std(), gpt.Commas(matrix.n), resid.std(), gpt.Commas(resid.n), biasMax, lnOff),
+		Numbers: []Number{{"matrix std", matrix.std(), ""}, {"matrix numbers", float64(matrix.n), ""},
+			{"c_proj std", resid.std(), ""}, {"c_proj numbers", float64(resid.n), ""},
+			{"max |bias|", biasMax, ""}, {"max |LayerNorm weight − 1|", lnOff, ""}},
+		Model: smallRandom}, nil
 }
 
 // moments accumulates the count, sum and sum of squares of numbers.
@@ -142,6 +157,7 @@ func rowResidual(r *Run) (Result, error) {
 	}
 	wg.Wait()
 	var parts []string
+	var nums []Number // "scaled 12 blocks", …: ‖x_L‖/‖x_0‖
 	for i := 0; i < len(jobs); i += 3 {
 		mean := 0.0
 		for k := i; k < i+3; k++ {
@@ -155,11 +171,12 @@ func rowResidual(r *Run) (Result, error) {
 			init = "scaled"
 		}
 		parts = append(parts, fmt.Sprintf("%s %d blocks %.2f", init, jobs[i].layers, mean))
+		nums = append(nums, Number{fmt.Sprintf("%s %d blocks", init, jobs[i].layers), mean, ""})
 	}
 	if err := r.save(viz.ResidualNorms(gs), "residual"); err != nil {
 		return Result{}, err
 	}
-	return Result{Ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)",
+	return Result{Ours: strings.Join(parts, ", ") + " (mean of seeds 1–3)", Numbers: nums,
 		Model: "random init, width 768, 12 heads, vocab 1,024, gpt.ResidualGrowth", Figures: []string{"residual"}}, nil
 }
 
@@ -200,5 +217,8 @@ func rowTokenizer(r *Run) (Result, error) {
 		return Result{}, fmt.Errorf("%q encodes to %v, GPT-2's ids are %v", tokenizerSample.text, got, tokenizerSample.ids)
 	}
 	return Result{Ours: fmt.Sprintf("%d strings (ASCII, accents, CJK, emoji, control and non-UTF-8 bytes) round-trip in %d tokens, none unknown; %q → %v as GPT-2",
-		len(tokenizerSamples), tokens, tokenizerSample.text, got), Model: fmt.Sprintf("tokenizer.GPT2(), %s tokens", gpt.Commas(tok.VocabSize()))}, nil
+		len(tokenizerSamples), tokens, tokenizerSample.text, got),
+		Numbers: []Number{{"strings", float64(len(tokenizerSamples)), ""}, {"tokens", float64(tokens), "tokens"},
+			{"vocab", float64(tok.VocabSize()), "tokens"}},
+		Model: fmt.Sprintf("tokenizer.GPT2(), %s tokens", gpt.Commas(tok.VocabSize()))}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/study/reference"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
@@ -28,7 +29,11 @@ func rowCachedVsUncached(r *Run) (Result, error) {
 		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
 	}
 	return Result{Ours: fmt.Sprintf("%s; logits differ by up to %.2g, %.2g with the mean shift removed; top-2 gap moved ≤ %.2g; narrowest gap %.3g",
-		same, c.MaxDiff, c.MaxDiffShifted, c.MaxGapChange, c.NarrowestGap), Model: name, Figures: []string{"caching"}}, nil
+		same, c.MaxDiff, c.MaxDiffShifted, c.MaxGapChange, c.NarrowestGap),
+		Numbers: []Number{{"first divergence", float64(c.FirstDiverge), "step"}, {"max |Δlogit|", c.MaxDiff, ""},
+			{"max |Δlogit| shift removed", c.MaxDiffShifted, ""}, {"top-2 gap moved", c.MaxGapChange, ""},
+			{"narrowest gap", c.NarrowestGap, ""}},
+		Model: name, Figures: []string{"caching"}}, nil
 }
 
 func rowBF16(r *Run) (Result, error) {
@@ -44,8 +49,9 @@ func rowBF16(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	split := "never split in 40 tokens"
+	same := 0 // tokens that agree position by position after the split
 	if c.Split > 0 {
-		same, after := 0, c.Steps[c.Split:]
+		after := c.Steps[c.Split:]
 		for _, s := range after {
 			if s.FP32 == s.BF16 {
 				same++
@@ -57,7 +63,10 @@ func rowBF16(r *Run) (Result, error) {
 			split += fmt.Sprintf(" (fp32 %q vs bf16 %q)", r.decoder.Decode(c.FP32Tokens[:n]), r.decoder.Decode(c.BF16Tokens[:n]))
 		}
 	}
-	return Result{Ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff), Model: name, Figures: []string{"precision"}}, nil
+	return Result{Ours: fmt.Sprintf("%s; max |Δlogit| before the split %.3g", split, c.MaxDiff),
+		Numbers: []Number{{"split", float64(c.Split), "token"}, {"agreeing after the split", float64(same), "tokens"},
+			{"max |Δlogit| before the split", c.MaxDiff, ""}},
+		Model: name, Figures: []string{"precision"}}, nil
 }
 
 func rowBatch(r *Run) (Result, error) {
@@ -78,7 +87,9 @@ func rowBatch(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("%s, logits moved up to %.2g vs the single run (our products sum each row in one order from 6 rows on; a split-K output layer whose plan follows the batch: %.2g)",
-		kept, c.MaxDiff, inv.SplitK), Model: name}, nil
+		kept, c.MaxDiff, inv.SplitK),
+		Numbers: []Number{{"tokens kept", b2f(c.TokensEqual), ""}, {"max |Δlogit|", c.MaxDiff, ""}, {"split-K max |Δlogit|", inv.SplitK, ""}},
+		Model:   name}, nil
 }
 
 func rowTemperature0(r *Run) (Result, error) {
@@ -112,7 +123,10 @@ func rowTemperature0(r *Run) (Result, error) {
 		return Result{}, fmt.Errorf("temperature 0 picked %d, the argmax is %d", c.ID, best)
 	}
 	return Result{Ours: fmt.Sprintf("logits/0 gives %s of %s non-finite values (softmax → NaN); our Policy{Temperature: 0} picks the argmax (id %d, p %g)",
-		gpt.Commas(inf), gpt.Commas(len(logits)), c.ID, c.Prob), Model: "gpt.Sampler"}, nil
+		gpt.Commas(inf), gpt.Commas(len(logits)), c.ID, c.Prob),
+		Numbers: []Number{{"non-finite", float64(inf), "logits"}, {"logits", float64(len(logits)), ""},
+			{"argmax", float64(c.ID), "id"}, {"p", c.Prob, ""}},
+		Model: "gpt.Sampler"}, nil
 }
 
 func rowRepeatability(r *Run) (Result, error) {
@@ -127,7 +141,7 @@ func rowRepeatability(r *Run) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if _, err := g.Steps(40); err != nil {
+		if _, err := g.Steps(reference.RepeatTokens); err != nil {
 			return Result{}, err
 		}
 		runs[i] = g.Generated()
@@ -138,5 +152,14 @@ func rowRepeatability(r *Run) (Result, error) {
 			same++
 		}
 	}
-	return Result{Ours: fmt.Sprintf("%d of %d sampled tokens the same in two runs [%s]", same, len(runs[0]), p), Model: name}, nil
+	return Result{Ours: fmt.Sprintf("%d of %d sampled tokens the same in two runs [%s]", same, len(runs[0]), p),
+		Numbers: []Number{{"same", float64(same), "tokens"}, {"sampled", float64(len(runs[0])), "tokens"}}, Model: name}, nil
+}
+
+// b2f is 1 for true and 0 for false, a yes-or-no figure as a Number.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

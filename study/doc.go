@@ -8,6 +8,7 @@
 //	r := study.NewRun(study.Options{Out: "reproduce-out"})
 //	err = r.Report(rows)                 // reproduce-out/report.md and the figures
 //	res, err := r.Measure("token-share") // one row: res.Ours, res.Model; res.HTML() in a cell
+//	share, ok := res.Value("share")      // its figures as numbers: 0.31…
 //
 // `gptnotes reproduce` is a Run over every row this machine can run.
 //

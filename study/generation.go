@@ -49,7 +49,9 @@ func rowPositions(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("%s without a cache, %s with one (counted by the Generator and by gpt.Positions)",
-		gpt.Commas(un), gpt.Commas(ca)), Model: "Generator tally (any model), gpt.Positions", Figures: []string{"positions"}, Pages: []string{"positions_slider"}}, nil
+		gpt.Commas(un), gpt.Commas(ca)),
+		Numbers: []Number{{"uncached positions", float64(un), "positions"}, {"cached positions", float64(ca), "positions"}},
+		Model:   "Generator tally (any model), gpt.Positions", Figures: []string{"positions"}, Pages: []string{"positions_slider"}}, nil
 }
 
 func everyN(step, last int) []int {
@@ -106,12 +108,17 @@ func rowTimeRatio(r *Run) (Result, error) {
 	}
 	r.timings = nil
 	var parts []string
+	var nums []Number
 	for _, n := range news {
 		t := viz.DecodeTiming{NewTokens: n, Cached: cached[n-1], Uncached: uncached[n-1]}
 		r.timings = append(r.timings, t)
 		un, ca := gpt.Positions(11, n)
 		parts = append(parts, fmt.Sprintf("%d: positions %s, time %s (%.1f s vs %.1f s)", n,
 			viz.Ratio(float64(un)/float64(ca)), viz.Ratio(t.Ratio()), t.Uncached.Seconds(), t.Cached.Seconds()))
+		nums = append(nums, Number{fmt.Sprintf("%d: positions ratio", n), float64(un) / float64(ca), ""},
+			Number{fmt.Sprintf("%d: time ratio", n), t.Ratio(), ""},
+			Number{fmt.Sprintf("%d: uncached", n), t.Uncached.Seconds(), "s"},
+			Number{fmt.Sprintf("%d: cached", n), t.Cached.Seconds(), "s"})
 	}
 	counts := r.counts
 	if counts == nil {
@@ -124,7 +131,7 @@ func rowTimeRatio(r *Run) (Result, error) {
 	if k > 1 {
 		sampled = fmt.Sprintf("uncached loop timed on every %dth step and counted for the steps between", k)
 	}
-	return Result{Ours: strings.Join(parts, "; ") + " (" + sampled + ")", Model: name, Figures: []string{"positions"}}, nil
+	return Result{Ours: strings.Join(parts, "; ") + " (" + sampled + ")", Numbers: nums, Model: name, Figures: []string{"positions"}}, nil
 }
 
 func rowKVCache(r *Run) (Result, error) {
@@ -153,6 +160,10 @@ func rowKVCache(r *Run) (Result, error) {
 	}
 	return Result{Ours: fmt.Sprintf("%s bytes per position for small fp32; %s at 1,024 (allocated: %s); XL bf16 %s per sequence vs %s of weights (%.1f sequences)",
 		gpt.Commas(gpt.CacheBytes(gpt.Small, 1, 4)), gpt.MB(small), gpt.MB(c.Bytes()), gpt.MB(xl.PerSequence), gpt.MB(xl.Weights), xl.Equal),
+		Numbers: []Number{{"small per position", float64(gpt.CacheBytes(gpt.Small, 1, 4)), "bytes"},
+			{"small at 1,024", float64(small), "bytes"}, {"small allocated", float64(c.Bytes()), "bytes"},
+			{"XL bf16 per sequence", float64(xl.PerSequence), "bytes"}, {"XL bf16 weights", float64(xl.Weights), "bytes"},
+			{"XL sequences", xl.Equal, ""}},
 		Model: "arithmetic + GPT-2 small cache allocation", Figures: []string{"budget"}, Pages: []string{"budget_slider"}}, nil
 }
 
@@ -178,7 +189,10 @@ func rowDecode1023(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("%.1f s (%.1f tokens/s), %.0f× the %.2f s forward over 1,024 positions",
-		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()), Model: name}, nil
+		d.Seconds(), 1023/d.Seconds(), d.Seconds()/fwd.Seconds(), fwd.Seconds()),
+		Numbers: []Number{{"decode", d.Seconds(), "s"}, {"rate", 1023 / d.Seconds(), "tokens/s"},
+			{"decode ÷ forward", d.Seconds() / fwd.Seconds(), ""}, {"forward", fwd.Seconds(), "s"}},
+		Model: name}, nil
 }
 
 func rowCrop(r *Run) (Result, error) {
@@ -203,5 +217,8 @@ func rowCrop(r *Run) (Result, error) {
 		same = fmt.Sprintf("tokens differ from step %d", c.FirstDiverge)
 	}
 	return Result{Ours: fmt.Sprintf("%d steps through a block of %d, %d crops re-prefilled: %s, max |Δlogit| %.2g",
-		steps, gpt.Tiny.BlockSize, crops, same, c.MaxDiff), Model: "gpt.Tiny (block 64), random init (seed 1)"}, nil
+		steps, gpt.Tiny.BlockSize, crops, same, c.MaxDiff),
+		Numbers: []Number{{"steps", float64(steps), ""}, {"block", float64(gpt.Tiny.BlockSize), "positions"},
+			{"crops", float64(crops), ""}, {"first divergence", float64(c.FirstDiverge), "step"}, {"max |Δlogit|", c.MaxDiff, ""}},
+		Model: "gpt.Tiny (block 64), random init (seed 1)"}, nil
 }

@@ -69,6 +69,8 @@ func rowLossCurve(r *Run) (Result, error) {
 	first, last := t.History[0], t.History[len(t.History)-1]
 	return Result{Ours: fmt.Sprintf("loss %.2f → %.2f in %d steps (validation %.2f; ln 256 = %.2f)",
 		first.Loss, last.Loss, steps, last.ValLoss, math.Log(256)),
+		Numbers: []Number{{"first loss", float64(first.Loss), "nats"}, {"last loss", float64(last.Loss), "nats"},
+			{"steps", steps, ""}, {"validation loss", float64(last.ValLoss), "nats"}},
 		Model: fmt.Sprintf("byte-level gpt.Tiny, %s bytes of Go's strings package, seed 1", gpt.Commas(len(text))), Figures: []string{"loss"}}, nil
 }
 
@@ -135,7 +137,8 @@ func rowAttention(r *Run) (Result, error) {
 		sharp += float64(best) / float64(len(ids))
 	}
 	return Result{Ours: fmt.Sprintf("16 positions, layer %d head 0: mean largest weight %.2f", layer, sharp),
-		Model: name, Figures: []string{"attention", "attention_heads"}}, nil
+		Numbers: []Number{{"positions", float64(len(ids)), "positions"}, {"layer", float64(layer), ""}, {"mean largest weight", sharp, ""}},
+		Model:   name, Figures: []string{"attention", "attention_heads"}}, nil
 }
 
 // rowSamplingFigures draws the sampling figures on the trained model the run has: the study's
@@ -158,6 +161,7 @@ func rowSamplingFigures(r *Run) (Result, error) {
 	}
 	var sweeps []viz.TemperatureSweep
 	var parts []string
+	var nums []Number
 	for i, prompt := range prompts {
 		l, err := m.NextLogits(enc(prompt))
 		if err != nil {
@@ -170,6 +174,8 @@ func rowSamplingFigures(r *Run) (Result, error) {
 		sweeps = append(sweeps, s)
 		at1 := s.At(1)
 		parts = append(parts, fmt.Sprintf("%q: %d tokens hold 90%% at T=1, %.1f bits", prompt, s.NucleusSizes[at1], s.EntropyBits))
+		nums = append(nums, Number{fmt.Sprintf("%q: 90%% set", prompt), float64(s.NucleusSizes[at1]), "tokens"},
+			Number{fmt.Sprintf("%q: entropy", prompt), s.EntropyBits, "bits"})
 		if i == 0 {
 			top, err := gpt.Ranked(l, 1, 10)
 			if err != nil {
@@ -186,6 +192,6 @@ func rowSamplingFigures(r *Run) (Result, error) {
 	if err := r.saveHTML(viz.SliderTemperature(sweeps), "sampling_slider"); err != nil {
 		return Result{}, err
 	}
-	return Result{Ours: strings.Join(parts, "; "), Model: name,
+	return Result{Ours: strings.Join(parts, "; "), Numbers: nums, Model: name,
 		Figures: []string{"next_token", "sampling"}, Pages: []string{"sampling_slider"}}, nil
 }

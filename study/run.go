@@ -38,12 +38,30 @@ const (
 )
 
 // A Result is what a row measured. A notebook cell shows it as a line of text (String) or a
-// small table (HTML).
+// small table (HTML); a test compares its Numbers with the study's.
 type Result struct {
 	Ours    string   // our figure, as text with its numbers
+	Numbers []Number // the same figures as numbers, in the order the text gives them
 	Model   string   // the model it came from, e.g. "random init (seed 1, scaled)"
 	Figures []string // base names of the figures it wrote (NAME.png and NAME.svg)
 	Pages   []string // base names of the interactive figures it wrote (NAME.html)
+}
+
+// A Number is one figure of a Result, named, with its unit.
+type Number struct {
+	Name  string  // what it is, e.g. "uncached positions"
+	Value float64 // e.g. 35456
+	Unit  string  // e.g. "positions", "s", "bytes"; "" for a ratio or a plain count
+}
+
+// Value is the number called name, and whether the result has it.
+func (r Result) Value(name string) (float64, bool) {
+	for _, n := range r.Numbers {
+		if n.Name == name {
+			return n.Value, true
+		}
+	}
+	return 0, false
 }
 
 // String is our figure and the model it came from.

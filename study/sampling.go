@@ -68,6 +68,8 @@ func rowCapital(r *Run) (Result, error) {
 	}
 	return Result{Ours: fmt.Sprintf("%q %.1f%%, \" Paris\" %s at %.1f%%; %s tokens; %.1f bits",
 		r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, ordinal(rank), 100*p, gpt.Commas(n), h),
+		Numbers: []Number{{"top p", top[0].Prob, ""}, {"Paris rank", float64(rank), ""}, {"Paris p", p, ""},
+			{"90% set", float64(n), "tokens"}, {"entropy", h, "bits"}},
 		Model: model, Figures: []string{"topn"}}, nil
 }
 
@@ -97,7 +99,8 @@ func rowNumpy(r *Run) (Result, error) {
 	n, _ := gpt.NucleusSize(l, 1, 0.9)
 	h, _ := gpt.Entropy(l, 1)
 	return Result{Ours: fmt.Sprintf("%q %.0f%%; %d tokens; %.1f bits", r.gpt2.Decode([]int{top[0].ID}), 100*top[0].Prob, n, h),
-		Model: model}, nil
+		Numbers: []Number{{"top p", top[0].Prob, ""}, {"90% set", float64(n), "tokens"}, {"entropy", h, "bits"}},
+		Model:   model}, nil
 }
 
 // capitalAndNumpy returns OpenAI's GPT-2 next-token logits after the study's two prompts: a
@@ -120,7 +123,9 @@ func rowTopK200(r *Run) (Result, error) {
 	numpy200, _ := gpt.TopKMass(ln, 0.8, 200)
 	numpy1, _ := gpt.TopKMass(ln, 0.8, 1)
 	return Result{Ours: fmt.Sprintf("holds %.0f%% after the capital prompt; after numpy keeps 199 options sharing %.1f%%",
-		100*capital, 100*(numpy200-numpy1)), Model: model}, nil
+		100*capital, 100*(numpy200-numpy1)),
+		Numbers: []Number{{"capital top-200 mass", capital, ""}, {"numpy mass of the other 199", numpy200 - numpy1, ""}},
+		Model:   model}, nil
 }
 
 func rowTopP(r *Run) (Result, error) {
@@ -148,7 +153,8 @@ func rowTopP(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("%s tokens for capital, %s for numpy", gpt.Commas(nc), gpt.Commas(nn)),
-		Model: model, Figures: []string{"nucleus"}, Pages: []string{"nucleus_slider"}}, nil
+		Numbers: []Number{{"capital", float64(nc), "tokens"}, {"numpy", float64(nn), "tokens"}},
+		Model:   model, Figures: []string{"nucleus"}, Pages: []string{"nucleus_slider"}}, nil
 }
 
 // temperatures are 0.1, 0.2, … 2.0, the slider's stops.
@@ -180,9 +186,14 @@ func rowGreedyRepeats(r *Run) (Result, error) {
 		return Result{Ours: "no span of 8 tokens repeats in 200 greedy tokens", Model: r.openAIName()}, nil
 	}
 	return Result{Ours: fmt.Sprintf("from token %d it repeats the 8-token span it generated at token %d: %q",
-		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])), Model: r.openAIName()}, nil
+		at, at-span, r.gpt2.Decode(g.Generated()[at:at+8])),
+		Numbers: []Number{{"repeat at", float64(at), "token"}, {"first seen at", float64(at - span), "token"}},
+		Model:   r.openAIName()}, nil
 }
 
 func rowNanoGPTDefaults(r *Run) (Result, error) {
-	return Result{Ours: "gpt.NanoGPT = " + gpt.NanoGPT.String(), Model: "gpt.Policy"}, nil
+	p := gpt.NanoGPT
+	return Result{Ours: "gpt.NanoGPT = " + p.String(),
+		Numbers: []Number{{"temperature", p.Temperature, ""}, {"top-k", float64(p.TopK), "tokens"}, {"top-p", p.TopP, ""}},
+		Model:   "gpt.Policy"}, nil
 }

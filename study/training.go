@@ -35,7 +35,13 @@ func rowForwardTargets(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("logits [%d, %d, %d], loss %.3f (ln %d = %.3f)",
-		out.B, out.T, out.V, out.Loss, m.Config.VocabSize, math.Log(float64(m.Config.VocabSize))), Model: smallRandom}, nil
+		out.B, out.T, out.V, out.Loss, m.Config.VocabSize, math.Log(float64(m.Config.VocabSize))),
+		Numbers: append(logitsShape(out), Number{"loss", float64(out.Loss), "nats"}), Model: smallRandom}, nil
+}
+
+// logitsShape is the shape of a forward's logits as numbers: B, T and V.
+func logitsShape(out *gpt.Output) []Number {
+	return []Number{{"logits B", float64(out.B), ""}, {"logits T", float64(out.T), "positions"}, {"logits V", float64(out.V), "tokens"}}
 }
 
 func rowForwardLast(r *Run) (Result, error) {
@@ -48,7 +54,7 @@ func rowForwardLast(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Ours: fmt.Sprintf("92 positions in, logits [%d, %d, %d] out, loss %v", out.B, out.T, out.V, out.Loss),
-		Model: smallRandom}, nil
+		Numbers: logitsShape(out), Model: smallRandom}, nil
 }
 
 func rowForward1024(r *Run) (Result, error) {
@@ -57,7 +63,8 @@ func rowForward1024(r *Run) (Result, error) {
 		return Result{}, err
 	}
 	_, name, _ := r.timingModel()
-	return Result{Ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS), Model: name}, nil
+	return Result{Ours: fmt.Sprintf("%.2f s (all 1,024 × 50,257 logits; %s)", d.Seconds(), gpt.BLAS),
+		Numbers: []Number{{"forward", d.Seconds(), "s"}}, Model: name}, nil
 }
 
 // forwardTime is the time of a ForwardAll of GPT-2 small over 1,024 positions, all logits,

@@ -19,6 +19,28 @@ import (
 	"encoding/json"
 )
 
+// GPT-2 small as the study states it: its configuration, nanoGPT's vocabulary padded to a
+// multiple of 64, and the parameter counts with the token table tied to the output layer and
+// untied, and the table's share of the tied model. Source: the study.
+const (
+	SmallBlockSize    = 1024
+	SmallLayers       = 12
+	SmallHeads        = 12
+	SmallChannels     = 768
+	SmallVocab        = 50257
+	SmallVocabPadded  = 50304
+	SmallParamsTied   = 124439808
+	SmallParamsUntied = 163037184
+	TokenShare        = 0.31 // "≈31%"
+)
+
+// InitStd is the standard deviation GPT-2 draws every matrix and both tables from; the two
+// residual writes of a block draw from InitStd/√(2L). Source: the study.
+const InitStd = 0.02
+
+// UntrainedLoss is the study's loss of an untrained GPT-2 small, ≈ ln 50,257. Source: the study.
+const UntrainedLoss = 10.8
+
 // Growth is the study's residual-stream growth at init: ‖x_L‖/‖x_0‖, width 768, from the
 // input of block 1 to the output of the last, by depth and init.
 type Growth struct {
@@ -60,6 +82,35 @@ const (
 	CachingGapMoved  = 0.00005
 	CachingNarrowest = 0.004
 )
+
+// The study's KV cache figures for GPT-2 small in fp32: kilobytes per position and
+// megabytes at 1,024 positions; and GPT-2 XL's in bf16, megabytes per sequence of 1,024
+// positions. Source: the study.
+const (
+	KVSmallPerPositionKB = 74
+	KVSmall1024MB        = 75
+	KVXLSequenceMB       = 315
+)
+
+// Positions pushed through the stack by 256 new tokens after an 11-token prompt: without a
+// cache and with one. Source: the study.
+const (
+	PositionsUncached = 35456
+	PositionsCached   = 266
+)
+
+// nanoGPT's sample.py samples at temperature 0.8 from the 200 most probable tokens, with no
+// top-p; the study's same seed on the same machine drew the same RepeatTokens tokens twice.
+// Source: the study (nanoGPT's sample.py).
+const (
+	NanoGPTTemperature = 0.8
+	NanoGPTTopK        = 200
+	RepeatTokens       = 40
+)
+
+// BatchMaxDiff is the most the study's logits moved when its prompt ran 8 times in one batch
+// instead of alone. Source: the study.
+const BatchMaxDiff = 0.005
 
 // The study's cache budget: GPT-2 XL in bf16 holds about XLSequences sequences of 1,024
 // positions in the memory of its XLWeightsGB of weights. Source: the study.
