@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -152,23 +151,8 @@ func (c *ActivationCache) Save(path string) error {
 		a := c.acts[n]
 		ts[i] = Tensor{Name: n, Shape: a.Shape, Data: a.Data}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".cache-*.safetensors")
-	if err != nil {
-		return fmt.Errorf("gpt: save cache: %w", err)
-	}
 	meta := map[string]string{"ids": fmt.Sprint(c.IDs), "format": "pt"}
-	err = WriteSafetensors(f, ts, DtypeF32, meta)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("gpt: save cache %s: %w", path, err)
-	}
-	return nil
+	return writeFileAtomic(path, func(f *os.File) error { return WriteSafetensors(f, ts, DtypeF32, meta) })
 }
 
 // Pattern returns the attention pattern of block layer, (B, NH, T, T): row t of head h

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
+
+	"github.com/gptnotes/gptnotes/internal/atomicfile"
 )
 
 // A training checkpoint is a safetensors file: the model's tensors under their checkpoint
@@ -70,34 +71,11 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 	})
 }
 
-// writeFileAtomic writes path through a temporary file in the same directory, synced and
-// renamed over path only when write succeeded, so that a reader never sees half a file. The
-// file is readable by everyone (0644), as a model shipped to other users must be. Every file
-// this package writes goes through it.
+// writeFileAtomic writes path with write through package atomicfile (a temporary file,
+// synced, renamed over path only when write succeeded), so that a reader never sees half a
+// file. Every file this package writes goes through it.
 func writeFileAtomic(path string, write func(*os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename there is nothing left to remove
-	// CreateTemp's 0600 would hide the file from other users.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("gpt: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("gpt: save %s: %w", path, err)
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/internal/atomicfile"
 	"github.com/gptnotes/gptnotes/study"
 	"github.com/gptnotes/gptnotes/tokenizer"
 )
@@ -321,7 +322,7 @@ func corpusListHash(files []gpt.CorpusFile) string {
 }
 
 // writeLossCSV writes the loss curve so far, one row per step (val_loss empty where it
-// was not measured), through a temporary file and a rename. It is written from the
+// was not measured), atomically (package atomicfile). It is written from the
 // trainer's History, which a resumed run restores from the checkpoint, so the file of a
 // resumed run is the uninterrupted run's.
 func writeLossCSV(path string, history []gpt.StepResult, tokensPerStep int) error {
@@ -338,11 +339,11 @@ func writeLossCSV(path string, history []gpt.StepResult, tokensPerStep int) erro
 			strconv.FormatFloat(r.TokensPerSec, 'f', 0, 64)})
 	}
 	w.Flush()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("train: loss csv: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	err := atomicfile.Write(path, func(f *os.File) error {
+		_, err := f.WriteString(b.String())
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("train: loss csv: %w", err)
 	}
 	return nil
