@@ -148,7 +148,7 @@ func tokenCell(d Decoder, id int) string {
 	if d == nil {
 		return fmt.Sprint(id)
 	}
-	return fmt.Sprintf("<code>%s</code>", html.EscapeString(fmt.Sprintf("%q", d.Decode([]int{id}))))
+	return quotedHTML(d, id)
 }
 
 // PrecisionStep is one step of the fp32 and bf16 greedy loops side by side.
@@ -225,8 +225,7 @@ func (c *PrecisionComparison) HTML() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p><b>policy</b>: %s. %s</p>", html.EscapeString(Greedy.String()), html.EscapeString(c.String()))
 	if c.Decoder != nil {
-		fmt.Fprintf(&b, "<p>fp32: <code>%s</code><br>bf16: <code>%s</code></p>",
-			html.EscapeString(fmt.Sprintf("%q", c.Decoder.Decode(c.FP32Tokens))), html.EscapeString(fmt.Sprintf("%q", c.Decoder.Decode(c.BF16Tokens))))
+		fmt.Fprintf(&b, "<p>fp32: %s<br>bf16: %s</p>", quotedHTML(c.Decoder, c.FP32Tokens...), quotedHTML(c.Decoder, c.BF16Tokens...))
 	}
 	b.WriteString("<table><tr><th>step</th><th>fp32</th><th>bf16</th><th>max |Δlogit|</th><th>mean shift</th><th>max |Δ − shift|</th><th>fp32 top-2 gap</th></tr>")
 	for _, s := range c.Steps {

@@ -420,7 +420,7 @@ func (g *Generator) tokenHTML(id int) string {
 	if g.Decoder == nil {
 		return fmt.Sprint(id)
 	}
-	return fmt.Sprintf("<code>%s</code> %d", html.EscapeString(fmt.Sprintf("%q", g.Decoder.Decode([]int{id}))), id)
+	return fmt.Sprintf("%s %d", quotedHTML(g.Decoder, id), id)
 }
 
 func (g *Generator) topHTML(cs Candidates) string {

@@ -363,7 +363,7 @@ func (cs Candidates) table(d Decoder) string {
 	for _, c := range cs {
 		fmt.Fprintf(&b, "<tr><td>%d</td><td>%d</td>", c.Rank, c.ID)
 		if d != nil {
-			fmt.Fprintf(&b, "<td><code>%s</code></td>", html.EscapeString(fmt.Sprintf("%q", d.Decode([]int{c.ID}))))
+			b.WriteString("<td>" + quotedHTML(d, c.ID) + "</td>")
 		}
 		fmt.Fprintf(&b, "<td>%.3f</td><td>%.2f%%</td></tr>", c.Logit, 100*c.Prob)
 	}
@@ -382,4 +382,10 @@ func (cs Candidates) String() string {
 // Decoder turns token ids back into text; a tokenizer is one.
 type Decoder interface {
 	Decode(ids []int) string
+}
+
+// quotedHTML is the text of ids, quoted as Go quotes a string and escaped for HTML, so that
+// spaces, tabs and newlines show: <code>"\tif"</code>. Every table of tokens uses it.
+func quotedHTML(d Decoder, ids ...int) string {
+	return "<code>" + html.EscapeString(fmt.Sprintf("%q", d.Decode(ids))) + "</code>"
 }

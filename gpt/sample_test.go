@@ -272,3 +272,34 @@ func TestSoftmaxSumMatchesSoftmax(t *testing.T) {
 		}
 	}
 }
+
+// wordDecoder decodes id i to words[i], joined: a tokenizer small enough to read.
+type wordDecoder []string
+
+func (w wordDecoder) Decode(ids []int) string {
+	var s string
+	for _, id := range ids {
+		s += w[id]
+	}
+	return s
+}
+
+// Token text in every HTML table is quoted and escaped the same way, so a tab, a newline
+// and a "<" show as what they are.
+func TestTokenTextInHTML(t *testing.T) {
+	d := wordDecoder{"\tif", " x<y", "\n"}
+	want := "<code>&#34;\\tif x&lt;y&#34;</code>"
+	if got := quotedHTML(d, 0, 1); got != want {
+		t.Errorf("quotedHTML = %s, want %s", got, want)
+	}
+	cs := Candidates{{Rank: 1, ID: 2, Logit: 1, Prob: 0.5}}
+	if got, cell := cs.HTMLWith(d), "<td><code>&#34;\\n&#34;</code></td>"; !strings.Contains(got, cell) {
+		t.Errorf("Candidates.HTMLWith has no %s:\n%s", cell, got)
+	}
+	if got := tokenCell(d, 1); got != "<code>&#34; x&lt;y&#34;</code>" {
+		t.Errorf("tokenCell = %s", got)
+	}
+	if got := tokenCell(nil, 1); got != "1" {
+		t.Errorf("tokenCell without a decoder = %s, want the id", got)
+	}
+}
