@@ -1,9 +1,6 @@
 package gpt
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Ablation says what a head's output is replaced with when it is ablated.
 type Ablation int
@@ -92,15 +89,7 @@ func nextTokenLoss(out *Output, ids []int) float64 {
 	var sum float64
 	for t := 0; t+1 < len(ids); t++ {
 		row := out.Row(0, t)
-		mx := math.Inf(-1)
-		for _, v := range row {
-			mx = math.Max(mx, float64(v))
-		}
-		var z float64
-		for _, v := range row {
-			z += math.Exp(float64(v) - mx)
-		}
-		sum += mx + math.Log(z) - float64(row[ids[t+1]])
+		sum += logSumExp(row) - float64(row[ids[t+1]])
 	}
 	return sum / float64(len(ids)-1)
 }

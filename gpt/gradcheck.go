@@ -133,15 +133,7 @@ func meanLoss64(out *Output, targets [][]int) float64 {
 				continue
 			}
 			l := out.Row(b, t)
-			mx := math.Inf(-1)
-			for _, x := range l {
-				mx = math.Max(mx, float64(x))
-			}
-			var sum float64
-			for _, x := range l {
-				sum += math.Exp(float64(x) - mx)
-			}
-			total += math.Log(sum) + mx - float64(l[tgt])
+			total += logSumExp(l) - float64(l[tgt])
 			n++
 		}
 	}

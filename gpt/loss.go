@@ -27,21 +27,14 @@ func crossentropyForward(probs, losses, logits []float32, targets []int, N, V in
 	} else {
 		for n := 0; n < N; n++ {
 			l, p := logits[n*V:(n+1)*V], probs[n*V:(n+1)*V]
-			mx := math.Inf(-1)
-			for _, x := range l {
-				mx = math.Max(mx, float64(x))
-			}
-			var sum float64
-			for _, x := range l {
-				sum += math.Exp(float64(x) - mx)
-			}
+			lse := logSumExp(l)
 			for i, x := range l {
-				p[i] = float32(math.Exp(float64(x)-mx) / sum)
+				p[i] = float32(math.Exp(float64(x) - lse))
 			}
 			losses[n] = 0
 			if tgt := targets[n]; tgt != IgnoreTarget {
 				// -log softmax computed from the logits, accurate even where p underflows.
-				losses[n] = float32(math.Log(sum) - (float64(l[tgt]) - mx))
+				losses[n] = float32(lse - float64(l[tgt]))
 			}
 		}
 	}
@@ -57,6 +50,21 @@ func crossentropyForward(probs, losses, logits []float32, targets []int, N, V in
 		return float32(math.NaN())
 	}
 	return float32(total / float64(counted))
+}
+
+// logSumExp is ln Σ exp(row[i]) in float64, with the largest logit taken out first so that
+// no exp overflows: the softmax's normaliser, so exp(row[i] − logSumExp) is the probability
+// of i and logSumExp − row[target] the cross-entropy of target.
+func logSumExp(row []float32) float64 {
+	mx := math.Inf(-1)
+	for _, x := range row {
+		mx = math.Max(mx, float64(x))
+	}
+	var sum float64
+	for _, x := range row {
+		sum += math.Exp(float64(x) - mx)
+	}
+	return mx + math.Log(sum)
 }
 
 // crossentropySoftmaxBackward is the gradient of the mean loss with respect to the
