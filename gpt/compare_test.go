@@ -82,8 +82,8 @@ func TestCompareBatch(t *testing.T) {
 //
 //	go test -tags openblas -run '^$' -bench ComparePrecisionSmall -benchtime 1x ./gpt/
 func BenchmarkComparePrecisionSmall(b *testing.B) {
-	m := genBenchSmall(b)
-	bf := genBenchSmall16(b)
+	m := smallModel(b)
+	bf := smallModel16(b)
 	prompt := genPrompt(5, 11, Small.VocabSize)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

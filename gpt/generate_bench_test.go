@@ -14,33 +14,19 @@ import (
 //
 //	go test -tags openblas -run '^$' -bench 'Generate' -benchtime 1x ./gpt/
 
-var genBenchModel *Model
+var benchSmall16 *Model
 
-func genBenchSmall(b *testing.B) *Model {
-	if genBenchModel == nil {
-		m, err := New(Small)
-		if err != nil {
-			b.Fatal(err)
-		}
-		m.Init(1337, true)
-		genBenchModel = m
+// smallModel16 is smallModel's model (bench_test.go) in BF16, built once.
+func smallModel16(b *testing.B) *Model {
+	if benchSmall16 == nil {
+		benchSmall16 = smallModel(b).WithPrecision(BF16)
 	}
-	return genBenchModel
-}
-
-var genBenchModel16 *Model
-
-// genBenchSmall16 is genBenchSmall's model in BF16.
-func genBenchSmall16(b *testing.B) *Model {
-	if genBenchModel16 == nil {
-		genBenchModel16 = genBenchSmall(b).WithPrecision(BF16)
-	}
-	return genBenchModel16
+	return benchSmall16
 }
 
 // benchGenerate times generating n tokens after a prompt of p tokens.
 func benchGenerate(b *testing.B, cached bool, p, n int) {
-	benchGenerateModel(b, genBenchSmall(b), cached, p, n)
+	benchGenerateModel(b, smallModel(b), cached, p, n)
 }
 
 // benchGenerateModel is benchGenerate with model m.
@@ -77,9 +63,9 @@ func BenchmarkGenerateSmall(b *testing.B) {
 func BenchmarkGenerateSmallPrecision(b *testing.B) {
 	for _, p := range []Precision{FP32, BF16} {
 		b.Run(fmt.Sprintf("%v/cached/new=64", p), func(b *testing.B) {
-			m := genBenchSmall(b)
+			m := smallModel(b)
 			if p == BF16 {
-				m = genBenchSmall16(b)
+				m = smallModel16(b)
 			}
 			prompt := genPrompt(5, 11, Small.VocabSize)
 			b.ResetTimer()            // not the model's init
@@ -116,9 +102,9 @@ func BenchmarkGenerateSmallPrecision(b *testing.B) {
 func BenchmarkDecodeStagesSmall(b *testing.B) {
 	C, V, L := Small.Channels, Small.VocabSize, Small.Layers
 	for _, p := range []Precision{FP32, BF16} {
-		m := genBenchSmall(b)
+		m := smallModel(b)
 		if p == BF16 {
-			m = genBenchSmall16(b)
+			m = smallModel16(b)
 		}
 		bytes := 4
 		if p == BF16 {
@@ -191,9 +177,9 @@ func BenchmarkPrefillSmallPrecision(b *testing.B) {
 	for _, p := range []Precision{FP32, BF16} {
 		for _, n := range []int{2, 11, 64} {
 			b.Run(fmt.Sprintf("%v/prompt=%d", p, n), func(b *testing.B) {
-				m := genBenchSmall(b)
+				m := smallModel(b)
 				if p == BF16 {
-					m = genBenchSmall16(b)
+					m = smallModel16(b)
 				}
 				prompt := genPrompt(5, n, Small.VocabSize)
 				c := m.NewCache()
