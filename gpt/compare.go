@@ -82,15 +82,7 @@ func CompareCaching(m *Model, prompt []int, steps int) (*CachingComparison, erro
 	}
 	ca, _ := NewGenerator(m, prompt, Greedy, true)
 	cmp := &CachingComparison{Prompt: append([]int(nil), prompt...), NarrowestGap: math.Inf(1)}
-	for i := 0; i < steps; i++ {
-		su, err := un.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare caching: uncached: %w", err)
-		}
-		sc, err := ca.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare caching: cached: %w", err)
-		}
+	err = lockstep(un, ca, "uncached", "cached", steps, func(su, sc Step) {
 		cmp.UncachedTime += su.Time
 		cmp.CachedTime += sc.Time
 		s := CachingStep{N: su.N, Uncached: su.Token, Cached: sc.Token, Cropped: su.Cropped || sc.Cropped}
@@ -109,9 +101,30 @@ func CompareCaching(m *Model, prompt []int, steps int) (*CachingComparison, erro
 			}
 		}
 		cmp.Steps = append(cmp.Steps, s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gpt: compare caching: %w", err)
 	}
 	cmp.UncachedPositions, cmp.CachedPositions = un.Positions(), ca.Positions()
 	return cmp, nil
+}
+
+// lockstep runs two greedy loops side by side for steps tokens, calling each with the two
+// Steps of the same position, so that a comparison sees both loops' logits at every step.
+// An error names the loop it came from (nameA or nameB).
+func lockstep(a, b *Generator, nameA, nameB string, steps int, each func(sa, sb Step)) error {
+	for i := 0; i < steps; i++ {
+		sa, err := a.Step()
+		if err != nil {
+			return fmt.Errorf("%s: %w", nameA, err)
+		}
+		sb, err := b.Step()
+		if err != nil {
+			return fmt.Errorf("%s: %w", nameB, err)
+		}
+		each(sa, sb)
+	}
+	return nil
 }
 
 func (c *CachingComparison) String() string {
@@ -189,15 +202,7 @@ func ComparePrecision(fp32, bf16 *Model, prompt []int, steps int) (*PrecisionCom
 	}
 	b, _ := NewGenerator(bf16, prompt, Greedy, true)
 	cmp := &PrecisionComparison{Prompt: append([]int(nil), prompt...)}
-	for i := 0; i < steps; i++ {
-		sa, err := a.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare precision: fp32: %w", err)
-		}
-		sb, err := b.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare precision: bf16: %w", err)
-		}
+	err = lockstep(a, b, "fp32", "bf16", steps, func(sa, sb Step) {
 		s := PrecisionStep{N: sa.N, FP32: sa.Token, BF16: sb.Token, Gap: topGap(sa.Logits)}
 		s.MaxDiff, s.Shift, s.MaxDiffShifted = logitStats(sa.Logits, sb.Logits)
 		if cmp.Split == 0 {
@@ -207,6 +212,9 @@ func ComparePrecision(fp32, bf16 *Model, prompt []int, steps int) (*PrecisionCom
 			}
 		}
 		cmp.Steps = append(cmp.Steps, s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gpt: compare precision: %w", err)
 	}
 	cmp.FP32Tokens, cmp.BF16Tokens = a.Generated(), b.Generated()
 	return cmp, nil

@@ -48,15 +48,7 @@ func CompareCrop(m *Model, prompt []int, steps, window int) (*CropComparison, er
 	refill.Window, stale.Window = window, window
 	stale.StaleCrop = true
 	cmp := &CropComparison{Prompt: append([]int(nil), prompt...), Window: window}
-	for i := 0; i < steps; i++ {
-		sr, err := refill.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare crop: %w", err)
-		}
-		ss, err := stale.Step()
-		if err != nil {
-			return nil, fmt.Errorf("gpt: compare crop: stale: %w", err)
-		}
+	err = lockstep(refill, stale, "refill", "stale", steps, func(sr, ss Step) {
 		s := CropStep{N: sr.N, Refill: sr.Token, Stale: ss.Token, Cropped: sr.Cropped}
 		s.MaxDiff, _, _ = logitStats(sr.Logits, ss.Logits)
 		if s.Cropped && cmp.FirstCrop == 0 {
@@ -71,6 +63,9 @@ func CompareCrop(m *Model, prompt []int, steps, window int) (*CropComparison, er
 			cmp.FirstDiverge = s.N
 		}
 		cmp.Steps = append(cmp.Steps, s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gpt: compare crop: %w", err)
 	}
 	return cmp, nil
 }
