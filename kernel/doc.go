@@ -1,13 +1,16 @@
 // Package kernel speaks the Jupyter messaging protocol (5.3) for gptnotes: the wire (five
 // ZeroMQ sockets over github.com/go-zeromq/zmq4, framing, HMAC-SHA256 signatures) and the
 // dispatch (routing by message type, busy → outputs → reply → idle, execution counter,
-// history, comms). Running cells is the Engine's job — kernel/internal/session — and turning
-// values into MIME bundles is package display's.
+// history, comms). Running cells is the Engine's job — package kernel/engine, the session of
+// kernel/internal/session behind this package's interfaces — and turning values into MIME
+// bundles is package display's.
 //
 // Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
-// sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch); memlimit.go
-// (the memory limit that stops a runaway cell); engine.go (what the session provides); client.go
-// (the client side of the same wire, with which `gptnotes grade` drives a kernel).
+// sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch);
+// callback.go (comm requests served like cells, for widgets); memlimit.go (the memory limit
+// that stops a runaway cell); gc.go (the collector's target over a long session); engine.go
+// (what the session provides); client.go (the client side of the same wire, with which
+// `gptnotes grade` drives a kernel).
 //
 // Usage, as cmd/gptnotes runs it:
 //

@@ -4,10 +4,11 @@
 //
 // Values show themselves in a cell by their type alone; viz never imports the kernel:
 //   - a *plot.Plot renders as an image;
-//   - a *Grid (several plots side by side) has PNG();
-//   - a *Slider (an interactive figure) and a *Table have HTML().
+//   - a *Grid (several plots side by side) and *HeatMaps (maps on one colour scale) have PNG();
+//   - a *Slider (an interactive figure) has HTML().
 //
-// The figures, in the order of the study (package study):
+// Read figure.go first (the size and colours of every figure, Grid, HeatMaps, Save) and
+// style.go (axes, ticks, Ratio); then the figures, in the order of the study (package study):
 //
 //	residual.go    residual-stream norm by depth, scaled vs plain init (gpt.ResidualGrowth)
 //	positions.go   positions pushed through the stack, cached vs uncached, and the time ratio
@@ -21,6 +22,7 @@
 //	               each head looks from one position, each beside its colour bar
 //	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
 //	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
+//	slider.go      the interactive versions: SliderPositions, SliderBudget, SliderTemperature
 //
 // One numbering convention runs through every figure, the one of the hook names
 // (blocks.3.attn.hook_pattern): layers, heads and positions count from 0, so a 6-block model
@@ -29,8 +31,7 @@
 // layer l-1 (blocks.{l-1}.hook_resid_post). Steps, tokens, sequences and sizes are counts and
 // are ticked at whole numbers; a log axis says so in its label.
 //
-// and the interactive versions (slider.go): SliderPositions, SliderBudget, SliderTemperature.
-// Each is a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript
+// The interactive figures of slider.go are each a self-contained HTML value — SVG frames drawn in Go and a few lines of plain JavaScript
 // behind a range input — that needs no network and works in the classic notebook, JupyterLab and
 // nbconvert's HTML. In an untrusted notebook, where scripts do not run, the first frame stays.
 //

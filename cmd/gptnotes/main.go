@@ -1,9 +1,17 @@
 // Command gptnotes is the one binary of gptnotes: a Jupyter kernel for Go with GPT-2 inside.
+// Its nine subcommands, one file each:
 //
 //	gptnotes install [--user | --prefix DIR] [--name NAME]   write the Jupyter kernelspec
-//	gptnotes kernel CONNECTION_FILE                           run the kernel (Jupyter starts this)
 //	gptnotes notebook [JUPYTER ARGS…]                         install, then open notebooks/
-//	gptnotes version
+//	gptnotes kernel CONNECTION_FILE                           run the kernel (Jupyter starts this)
+//	gptnotes generate [--weights PATH] [--prompt TEXT] …      continue a prompt, streaming
+//	gptnotes train --corpus DIR … --out FILE                  train a tokenizer and a GPT-2
+//	gptnotes evalmodel MODEL                                  measure a model trained on Go source
+//	gptnotes reproduce [--out DIR] [--only NAME,…]            re-run the study's measurements
+//	gptnotes grade --against NOTEBOOK SUBMISSIONS…            grade exercise notebooks
+//	gptnotes version                                          print the version
+//
+// `gptnotes SUBCOMMAND --help` lists each one's flags; docs/kernel.md describes them.
 //
 // Adding a subcommand: put it in its own file of this package and register it from init:
 //
