@@ -128,7 +128,7 @@ bench-class: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_class.py --students 20 --seed 1
 	uptime
 
-# bench-speed prints docs/performance.md's bf16 speed table, each section with the load (two minutes).
+# bench-speed prints the bf16 rows of docs/performance.md's measurement log, each section with the load (two minutes).
 bench-speed: build
 	GPTNOTES_BIN=$(abspath $(BIN)) tests/bench_speed.sh
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# docs/performance.md's bf16 speed table in one go (`make bench-speed`, about two minutes on an idle
+# The bf16 rows of docs/performance.md's measurement log in one go (`make bench-speed`, about two minutes on an idle
 # machine; a benchmark, not a test): cached decode in fp32 and bf16 three times, the AVX2 path
 # three times, the forward over 1,024 positions, a decode step's stages, the memory stream,
 # ComparePrecision, PyTorch's decode (Debian's python3-torch, when installed) and the widgets'
