@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -82,29 +81,15 @@ func exec(t testing.TB, s *Session, code string) (stdout, result string, err err
 	return r.stdout(), result, err
 }
 
-// TestCells runs every cell program in testdata/cells. A program is one or more cells separated
-// by lines "// ---"; its transcript (stdout, "stderr: <line>" for each line on stderr, "Out:
-// <text/plain>" for each result, "Error: <name>: <value>" for a failing cell) must equal the
-// trailing // Output: comment.
+// TestCells runs every cell program in testdata/cells (see cellProgram): its transcript (stdout,
+// "stderr: <line>" for each line on stderr, "Out: <text/plain>" for each result, "Error: <name>:
+// <value>" for a failing cell) must equal the program's output section.
 func TestCells(t *testing.T) {
-	files, err := filepath.Glob("../../../testdata/cells/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cell programs: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".go"), func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			program, want, ok := strings.Cut(string(src), "\n// Output:\n")
-			if !ok {
-				t.Fatalf("%s has no // Output: comment", file)
-			}
-			want = uncomment(want)
+	for _, p := range cellPrograms(t) {
+		t.Run(p.name, func(t *testing.T) {
 			s := newSession(t)
 			var got strings.Builder
-			for _, cell := range strings.Split(program, "\n// ---\n") {
+			for _, cell := range p.cells {
 				r := newRecorder()
 				b, err := s.Execute(context.Background(), cell, r)
 				got.WriteString(r.stdout())
@@ -124,20 +109,9 @@ func TestCells(t *testing.T) {
 					fmt.Fprintf(&got, "Error: %v\n", err)
 				}
 			}
-			if got.String() != want {
-				t.Errorf("transcript:\n%s\nwant:\n%s", got.String(), want)
+			if got.String() != p.output {
+				t.Errorf("transcript:\n%s\nwant:\n%s", got.String(), p.output)
 			}
 		})
 	}
-}
-
-// uncomment strips the "// " of every line of an Output comment.
-func uncomment(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		line = strings.TrimPrefix(line, "//")
-		line = strings.TrimPrefix(line, " ")
-		b.WriteString(line + "\n")
-	}
-	return b.String()
 }
