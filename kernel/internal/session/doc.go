@@ -26,7 +26,8 @@
 //
 //	runtime.go     the compiled helpers rewritten cells call (results, goroutine panics, defers,
 //	               os.Exit, the program's command line)
-//	slices.go.txt  the slices package cells get (one type parameter per function)
+//	prelude/       the slices, maps and cmp packages cells get, as Go source the interpreter
+//	               runs (slices: one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
 //	capture.go     the cell's stdout and stderr, in one ordered stream to its sink, and fds 1
 //	               and 2 piped to it for what writes to the descriptors directly

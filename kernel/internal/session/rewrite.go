@@ -899,7 +899,7 @@ func (c *cellCtx) inferredTypeArgs() map[*ast.Ident][]ast.Expr {
 					break
 				}
 				if explicit[n] && fn.Pkg().Path() == "main" {
-					break // maps.Clone[M](m): written in part, every one is written (maps.go.txt)
+					break // maps.Clone[M](m): written in part, every one is written (prelude/maps)
 				}
 				var args []ast.Expr
 				for i := 0; i < inst.TypeArgs.Len(); i++ {

@@ -464,14 +464,14 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
 
 // sourcePackages replace the standard library's slices, maps and cmp packages, whose generic
-// functions yaegi v0.16.1 cannot take from compiled code, with source it can run (slices.go.txt,
-// maps.go.txt, cmp.go.txt).
+// functions yaegi v0.16.1 cannot take from compiled code, with source it can run: the packages
+// of prelude/, which Go's own tools build, format and vet as any other, embedded as text.
 var (
-	//go:embed slices.go.txt
+	//go:embed prelude/slices/slices.go
 	slicesSource string
-	//go:embed maps.go.txt
+	//go:embed prelude/maps/maps.go
 	mapsSource string
-	//go:embed cmp.go.txt
+	//go:embed prelude/cmp/cmp.go
 	cmpSource string
 
 	sourcePackages = map[string]string{"slices": slicesSource, "maps": mapsSource, "cmp": cmpSource}
