@@ -15,16 +15,20 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/gptnotes/gptnotes/kernel"
 	"github.com/gptnotes/gptnotes/kernel/display"
 	"github.com/gptnotes/gptnotes/kernel/symbols"
 	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
-// A Sink receives the running cell's outputs as they happen.
-type Sink interface {
-	Stream(name, text string) // name "stdout" or "stderr"
-	display.Publisher
-}
+// A Sink receives the running cell's outputs as they happen: the kernel's own, which a Session
+// is (an Engine, and a CallbackRunner) for package kernel.
+type Sink = kernel.Sink
+
+var (
+	_ kernel.Engine         = (*Session)(nil)
+	_ kernel.CallbackRunner = (*Session)(nil)
+)
 
 // A Session is one interpreter and the state cells build in it. Its methods are safe for
 // concurrent use; cells run one at a time.
@@ -72,14 +76,9 @@ type cellRun struct {
 	stopped atomic.Bool // interrupted or failed: its code must not run on
 }
 
-// CellError is a cell's failure as Jupyter shows it: ename, evalue, traceback.
-type CellError struct {
-	Name      string
-	Value     string
-	Traceback []string
-}
-
-func (e *CellError) Error() string { return e.Name + ": " + e.Value }
+// CellError is a cell's failure as Jupyter shows it (ename, evalue, traceback): the kernel's own,
+// which the protocol side sends as it is.
+type CellError = kernel.CellError
 
 // New starts an interpreter with the standard library (package symbols/stdlib: that of the Go
 // building the kernel), the plugins of package symbols and the kernel's prelude. The first New
