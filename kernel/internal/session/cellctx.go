@@ -346,7 +346,6 @@ type rewriteState struct {
 	tmp               int                                  // counter for fresh names
 	rangeUnknownAsInt bool                                 // second attempt: ranges over unknown kinds are ints
 	unknownRanges     []*ast.RangeStmt                     // ranges left alone in the first attempt
-	inFunc            int                                  // >0 while rewriting inside a function body
 	newCalls          map[*ast.CallExpr]ast.Expr           // new(expr) calls → expr's type (newValueCalls)
 	typeArgs          map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
 	stores            map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)

@@ -12,11 +12,33 @@
 //	gaps.go        features the interpreter lacks: a clear Unsupported error
 //	state.go       what the cell changes in the session's declarations: what it redefines,
 //	               which earlier declarations are compiled again, dropped or broken
-//	rewrite.go     gaps the kernel closes: typed := at the top level, range over int, loop
-//	               variables, go statements, a top-level defer, func main, …; with a file each
-//	               for closures.go (a loop's closures handed to compiled code), selects.go
-//	               (break and continue in a select), typeswitch.go (type switches on
-//	               interfaces) and methodvalues.go (method values copy their receiver);
+//	rewrite.go     gaps the kernel closes, as passes (passes.go: one file each, run in this
+//	               order by rewrite.go, which also gives top-level statements what yaegi's
+//	               global frame lacks: typed := (typedDefines), frames of their own, a top-level
+//	               defer (defers.go), interrupt checks):
+//	generics.go          generic functions the prelude has its own version of
+//	newexpr.go           new(expr), Go 1.26: a literal returning a new variable's address
+//	typeargs.go          inferred type arguments (Go 1.21) written out
+//	ifacestore.go        a cell's value stored in an interface: copied, as Go copies it
+//	mainfunc.go          func main runs once, where it is declared
+//	deferliterals.go     defer func() { … }() in a loop: made in its iteration
+//	closures.go          a loop's closures handed to compiled code
+//	selects.go           break and continue in a select
+//	methodvalues.go      method values copy their receiver
+//	loopvars.go          per-iteration loop variables (Go 1.22)
+//	rangeint.go          for i := range n (Go 1.22): a three-clause loop
+//	switchinit.go        switch init; tag: the init outside
+//	typeswitch.go        type switches on non-empty interfaces: a chain of assertions
+//	typeswitchbinding.go switch x := v.(type): the binding in each case
+//	gostmt.go            go f(x): arguments now, a panic reported to the cell
+//	namedresults.go      named results start from their zero values
+//	methodexpr.go        method expressions T.M: a function literal
+//	recovered.go         recover() gives Go's runtime errors
+//	jsonerrors.go        json.Unmarshal's errors name a cell's struct as Go does
+//	minmax.go            min and max with mixed untyped constants
+//	wrappederrors.go     fmt.Errorf's %w of a cell's type: through an error variable
+//	displayargs.go       display.Display(v) of a cell's type: its renderer methods
+//	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
 //	               kinds.go and walk.go help them
 //	session.go     evaluate: compile every piece, then run them in order; the trailing
 //	               expression becomes the result (cellctx.go); scope.go takes a failed cell's

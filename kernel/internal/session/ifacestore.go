@@ -273,3 +273,15 @@ func (s *Session) nilInInterface(pos, what string) {
 		"interpreter stores a nil interface, and err == nil would be true)",
 		"return or store nil itself where you mean no value: if p == nil { return nil }"))
 }
+
+// findInterfaceStores finds the cell's stores into interfaces (interfaceStores).
+func findInterfaceStores(c *cellCtx) { c.stores = c.interfaceStores() }
+
+// interfaceStoreWrap rewrites each store, orig as the cell wrote it, e as the passes before
+// left it.
+func interfaceStoreWrap(c *cellCtx, orig, e ast.Expr) ast.Expr {
+	if store, ok := c.stores[orig]; ok {
+		return store(e)
+	}
+	return e
+}

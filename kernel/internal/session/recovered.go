@@ -63,3 +63,11 @@ func (c *cellCtx) recoverCall(call *ast.CallExpr) bool {
 func recoveredCall(call *ast.CallExpr) ast.Expr {
 	return &ast.CallExpr{Fun: runtimeFuncAt("Recovered", call.Pos()), Lparen: call.Pos(), Args: []ast.Expr{call}, Rparen: call.End()}
 }
+
+// recoveredExpr is the pass's expression step: recover() becomes recoveredCall's call.
+func recoveredExpr(c *cellCtx, e ast.Expr) ast.Expr {
+	if call, ok := e.(*ast.CallExpr); ok && c.recoverCall(call) {
+		return recoveredCall(call)
+	}
+	return e
+}

@@ -87,31 +87,32 @@ func exec(t testing.TB, s *Session, code string) (stdout, result string, err err
 func TestCells(t *testing.T) {
 	for _, p := range cellPrograms(t) {
 		t.Run(p.name, func(t *testing.T) {
-			s := newSession(t)
-			var got strings.Builder
-			for _, cell := range p.cells {
-				r := newRecorder()
-				b, err := s.Execute(context.Background(), cell, r)
-				got.WriteString(r.stdout())
-				for _, line := range strings.SplitAfter(r.stderr(), "\n") {
-					if line != "" {
-						got.WriteString("stderr: " + line)
-					}
-				}
-				res := ""
-				if b != nil {
-					res = fmt.Sprint(b.Data[display.MIMEPlain])
-				}
-				if res != "" {
-					fmt.Fprintf(&got, "Out: %s\n", res)
-				}
-				if err != nil {
-					fmt.Fprintf(&got, "Error: %v\n", err)
-				}
-			}
-			if got.String() != p.output {
-				t.Errorf("transcript:\n%s\nwant:\n%s", got.String(), p.output)
+			got := runProgram(t, p.cells)
+			if got != p.output {
+				t.Errorf("transcript:\n%s\nwant:\n%s", got, p.output)
 			}
 		})
+	}
+}
+
+// writeTranscript writes what one cell sent to r, its result b and its error err as a transcript
+// shows them: stdout, "stderr: <line>" for each line on stderr, "Out: <text/plain>" for a
+// result, "Error: <name>: <value>" for a failing cell.
+func writeTranscript(w *strings.Builder, r *recorder, b *display.Bundle, err error) {
+	w.WriteString(r.stdout())
+	for _, line := range strings.SplitAfter(r.stderr(), "\n") {
+		if line != "" {
+			w.WriteString("stderr: " + line)
+		}
+	}
+	res := ""
+	if b != nil {
+		res = fmt.Sprint(b.Data[display.MIMEPlain])
+	}
+	if res != "" {
+		fmt.Fprintf(w, "Out: %s\n", res)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "Error: %v\n", err)
 	}
 }
