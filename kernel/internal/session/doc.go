@@ -51,6 +51,7 @@
 //	prelude/       the slices, maps and cmp packages cells get, as Go source the interpreter
 //	               runs (slices: one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
+//	refusals.go    the constructs the kernel refuses: what is detected, what to write instead
 //	capture.go     the cell's stdout and stderr, in one ordered stream to its sink, and fds 1
 //	               and 2 piped to it for what writes to the descriptors directly
 //	complete.go    completion, inspection and is_complete for the protocol

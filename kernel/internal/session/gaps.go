@@ -24,9 +24,9 @@ var iteratorFuncs = map[string]bool{
 func (c *cellCtx) check() error {
 	c.scanKinds()
 	var err error
-	fail := func(pos token.Pos, feature, workaround string) {
+	fail := func(pos token.Pos, k construct, found ...string) {
 		if err == nil {
-			err = unsupported(c.pos(pos), feature, workaround)
+			err = refused(c.pos(pos), k, found...)
 		}
 	}
 	for _, p := range c.pieces {
@@ -34,70 +34,51 @@ func (c *cellCtx) check() error {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if enc, t, field := c.encodesHiddenFields(call); enc != "" {
-					fail(call.Pos(), enc+" of "+t+", a cell's struct with an "+field+" (the interpreter builds "+
-						"cell structs with every field exported and none embedded, so "+enc+" would not see what Go sees)",
-						"export the fields, name the embedded ones, or convert to a struct type with only exported fields")
+					fail(call.Pos(), hiddenFields, enc, t, field)
 				}
 				if verb, t := c.formatsCellType(call); verb != "" {
-					fail(call.Pos(), verb+" of "+t+", a type a cell declares (the interpreter's types print other "+
-						"field and type names, and hide a GoString method)", "print with %v, or print the fields yourself")
+					fail(call.Pos(), cellTypeVerb, verb, t)
 				}
 				if t, m := c.printsHiddenMethods(call); t != "" {
-					fail(call.Pos(), funcName(c.callee(call))+" of "+t+", whose "+m+" method Go's fmt calls "+
-						"(the interpreter hides a cell type's methods from fmt inside slices, arrays, maps and fields)",
-						"print the values one by one, or call "+m+"() yourself")
+					fail(call.Pos(), hiddenFmtMethods, funcName(c.callee(call)), t, m)
 				}
 				if f, t, m := c.encodesHiddenMethods(call); f != "" {
-					fail(call.Pos(), f+" of "+t+", whose "+m+" method Go's encoder calls (the interpreter hides a cell "+
-						"type's methods inside slices, arrays, maps and fields)",
-						"encode or decode those values one by one, or convert them to plain values first")
+					fail(call.Pos(), hiddenEncoderMethods, f, t, m)
 				}
 				if v, t, m := c.printsWrapper(call); v != "" {
-					fail(call.Pos(), v+" of "+t+", a cell's type with the method "+m+" (the interpreter hands fmt a "+
-						"wrapper, and "+v+" would print the wrapper's fields)", "convert to the underlying type, e.g. int(v)")
+					fail(call.Pos(), wrapperVerb, v, t, m)
 				}
 				if t := c.asValueError(call); t != "" {
-					fail(call.Pos(), "errors.As or AsType into a "+t+", a cell's error type that is not a pointer (the "+
-						"interpreter hands compiled code a wrapper of such an error, which errors.As cannot match)",
-						"give "+t+" its Error method on *"+t+", return &"+t+"{…}, and pass a *"+t+" variable's address")
+					fail(call.Pos(), valueErrorAs, t)
 				}
 				if m, t := c.slogMethodOfCellValuer(call); m != "" {
-					fail(call.Pos(), m+" with a "+t+" argument (the interpreter hides its LogValue and String methods "+
-						"from slog's methods)", "log through the package's functions (slog.Info, …), or pass v.LogValue() or v.String()")
+					fail(call.Pos(), slogValuer, m, t)
 				}
 			}
 			if id, ok := n.(*ast.Ident); ok && c.framesName(id) {
-				fail(id.Pos(), id.Name+" (in a cell, the caller's frames and source lines are the interpreter's: "+
-					"value.go:586, reflect.Value.call)", "leave it out: a cell has no source file of its own")
+				fail(id.Pos(), callerFrames, id.Name)
 			}
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				if sel := c.parallelMethodValue(n.Rhs); sel != nil {
-					fail(sel.Pos(), "a method value with a value receiver ("+types.ExprString(sel)+") among the values of a "+
-						"parallel assignment (the interpreter would not copy the receiver, so later changes would reach it)",
-						"assign it on a line of its own: f := "+types.ExprString(sel))
+					fail(sel.Pos(), parallelMethodValue, types.ExprString(sel))
 				}
 			case *ast.ValueSpec:
 				if sel := c.parallelMethodValue(n.Values); sel != nil {
-					fail(sel.Pos(), "a method value with a value receiver ("+types.ExprString(sel)+") among the values of a "+
-						"parallel assignment (the interpreter would not copy the receiver, so later changes would reach it)",
-						"assign it on a line of its own: f := "+types.ExprString(sel))
+					fail(sel.Pos(), parallelMethodValue, types.ExprString(sel))
 				}
 			case *ast.ImportSpec:
 				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
-					fail(n.Pos(), `package iter (range-over-func iterators, Go 1.23)`,
-						"return a slice, or pass a callback: seq(func(v T) bool { …; return true })")
+					fail(n.Pos(), iterPackage)
 				}
 			case *ast.RangeStmt:
 				c.loopGaps(n, n.Body, fail)
 				if c.rangesOverFunc(n.X) {
-					fail(n.For, "range over a function (iterators, Go 1.23)",
-						"call it with a yield callback instead: f(func(v T) bool { …; return true })")
+					fail(n.For, rangeOverFunc)
 				}
 			case *ast.SelectorExpr:
 				if c.isCompiledType(n.X) {
-					fail(n.Pos(), "a method expression T.M on a type of a compiled package",
-						"write a function literal: func(t T, args…) { return t.M(args…) }")
+					fail(n.Pos(), compiledMethodExpr)
 				}
 				x, ok := n.X.(*ast.Ident)
 				if !ok || !c.isPackage(x) {
@@ -105,40 +86,34 @@ func (c *cellCtx) check() error {
 				}
 				switch {
 				case iteratorFuncs[x.Name+"."+n.Sel.Name]:
-					fail(n.Pos(), x.Name+"."+n.Sel.Name+" (it returns an iterator, Go 1.23)",
-						"range over the map or slice directly")
+					fail(n.Pos(), iteratorFunc, x.Name+"."+n.Sel.Name)
 				}
 			case *ast.ForStmt:
 				c.loopGaps(n, n.Body, fail)
 			case *ast.TypeSpec:
 				if n.Assign.IsValid() && n.TypeParams != nil && n.TypeParams.NumFields() > 0 {
-					fail(n.Name.Pos(), "a generic type alias ("+n.Name.Name+", Go 1.24)",
-						"declare a defined type: the same declaration without the = (type "+n.Name.Name+"[…] …), or write the aliased type out")
+					fail(n.Name.Pos(), genericAlias, n.Name.Name)
 				}
 			case *ast.CallExpr:
 				if t, ok := c.newValue(n); ok && c.typeExpr(t) == nil {
-					fail(n.Pos(), "new(expr) with expr of type "+t.String()+", which this cell cannot write (a package "+
-						"it does not import, or an unexported type; the kernel writes Go 1.26's new(expr) with the type of expr),",
-						"import the package, or write v := expr; p := &v")
+					fail(n.Pos(), newOfUnwritableType, t.String())
 				}
 			case *ast.TypeAssertExpr:
 				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
-					fail(n.Lparen, "a type assertion from any to an interface type (it never succeeds)",
-						"assert to the concrete type, or declare the variable with the interface type")
+					fail(n.Lparen, anyToInterface)
 				} else if n.Type != nil {
-					if what, instead := c.wrongAssertion(n.X, n.Type); what != "" {
-						fail(n.Lparen, what, instead)
+					if k, found := c.wrongAssertion(n.X, n.Type); found != nil {
+						fail(n.Lparen, k, found...)
 					}
 				}
 			case *ast.TypeSwitchStmt:
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
-					fail(n.Switch, "a type switch on an any value with interface-type cases (they never match)",
-						"switch on concrete types, or declare the variable with the interface type")
+					fail(n.Switch, anyTypeSwitch)
 				} else if x != nil {
 					for _, cc := range n.Body.List {
 						for _, t := range cc.(*ast.CaseClause).List {
-							if what, instead := c.wrongAssertion(x, t); what != "" {
-								fail(t.Pos(), what, instead)
+							if k, found := c.wrongAssertion(x, t); found != nil {
+								fail(t.Pos(), k, found...)
 							}
 						}
 					}
@@ -156,7 +131,7 @@ func (c *cellCtx) check() error {
 // (closuresInLoops, deferredLiterals), so a literal that reads a variable the body changes after
 // it (or in it), which Go's literal would see changed, is refused rather than run with the old
 // value.
-func (c *cellCtx) loopGaps(loop ast.Node, body *ast.BlockStmt, fail func(token.Pos, string, string)) {
+func (c *cellCtx) loopGaps(loop ast.Node, body *ast.BlockStmt, fail func(token.Pos, construct, ...string)) {
 	if c.checked == nil {
 		return
 	}
@@ -183,9 +158,7 @@ func (c *cellCtx) loopGaps(loop ast.Node, body *ast.BlockStmt, fail func(token.P
 		}
 		for _, v := range c.loopVarsRead(loop, lit) {
 			if pos := changedAfter(body, v.Name(), lit); pos.IsValid() {
-				fail(pos, "changing "+v.Name()+" after a function literal of its loop reads it (Go 1.22 gives each "+
-					"iteration its own variable; the kernel gives the literal a copy)",
-					"change it before the literal is made, or declare what the literal reads outside the loop")
+				fail(pos, loopVarChanged, v.Name())
 				return false
 			}
 		}
@@ -458,19 +431,15 @@ func (c *cellCtx) diagnose(err error) *CellError {
 	}
 	switch {
 	case strings.Contains(msg, "nil type") && c.rangeUnknownAsInt:
-		return unsupported(pos, "this range loop (yaegi supports range over slices, arrays, strings, maps, "+
-			"channels and, through the kernel, integers; not over functions)",
-			"for an iterator function, call it with a yield callback")
+		return refused(pos, unsupportedRange)
 	case c.hasInterfaceAssertion():
-		return unsupported(pos, "a type assertion or type switch to an interface type on this value",
-			"assert to concrete types, or declare the variable with the interface type")
+		return refused(pos, interfaceAssertionFailed)
 	case strings.Contains(msg, "unable to find source related to"):
 		_, rest, _ := strings.Cut(msg, `related to: "`)
 		path, _, _ := strings.Cut(rest, `"`)
 		return importError(pos, path)
 	case strings.Contains(msg, "too many input arguments"):
-		return unsupported(pos, "a method expression T.M on a type of a compiled package",
-			"write a function literal: func(t T, args…) { return t.M(args…) }")
+		return refused(pos, compiledMethodExpr)
 	}
 	return nil
 }
@@ -719,34 +688,30 @@ func (c *cellCtx) slogMethodOfCellValuer(call *ast.CallExpr) (method, typ string
 // wrongAssertion finds the type assertions (and type switch cases) from a value of a non-empty
 // interface type that yaegi v0.16.1 answers wrongly without an error: to an interface a cell
 // declares or an interface literal (it answers no where Go answers yes), and to a cell's type
-// that is not a pointer (no, or a panic). It returns what to say, and what to write instead;
-// "" when the assertion is fine.
-func (c *cellCtx) wrongAssertion(x, target ast.Expr) (what, instead string) {
+// that is not a pointer (no, or a panic). It returns the refusal and what it found; nil when
+// the assertion is fine.
+func (c *cellCtx) wrongAssertion(x, target ast.Expr) (construct, []string) {
 	if c.checked == nil || isNilIdent(target) {
-		return "", ""
+		return 0, nil
 	}
 	xt := c.typeOf(x)
 	tv, ok := c.checked.info.Types[target]
 	if xt == nil || !ok || !tv.IsType() {
-		return "", ""
+		return 0, nil
 	}
 	if it, ok := xt.Underlying().(*types.Interface); !ok || it.Empty() {
-		return "", ""
+		return 0, nil
 	}
 	t := types.Unalias(tv.Type)
 	named, isNamed := t.(*types.Named)
 	mine := isNamed && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "main"
 	switch {
 	case types.IsInterface(t) && (mine || !isNamed):
-		return "a type assertion to the interface " + types.TypeString(t, cellQualifier) + " from a value of interface type " +
-				types.TypeString(xt, cellQualifier) + " (the interpreter answers no where Go answers yes)",
-			"assert to the concrete types, or call the method through a compiled interface such as fmt.Stringer"
+		return interfaceAssertion, []string{types.TypeString(t, cellQualifier), types.TypeString(xt, cellQualifier)}
 	case mine && !types.IsInterface(t):
-		return "a type assertion to " + named.Obj().Name() + ", a cell's type that is not a pointer, from a value of interface type " +
-				types.TypeString(xt, cellQualifier) + " (the interpreter does not match it)",
-			"give the type pointer methods and assert to *" + named.Obj().Name() + ", or use errors.As with a *" + named.Obj().Name()
+		return valueTypeAssertion, []string{named.Obj().Name(), types.TypeString(xt, cellQualifier)}
 	}
-	return "", ""
+	return 0, nil
 }
 
 // cellQualifier writes a cell's types by name and other packages' by package name.

@@ -47,9 +47,7 @@ func (s *Session) recovered(v any) any {
 	if strings.Contains(goText, "nil pointer dereference") {
 		return runtimeError(goText)
 	}
-	s.refuse(unsupported("cell", "recover() of the interpreter's panic \""+text+"\" (Go's panic value says "+
-		goText+", with the index and length, which the interpreter does not keep)",
-		"check the index or the pointer before using it, rather than recovering"))
+	s.refuse(refused("cell", recoveredReflectPanic, text, goText))
 	return nil // not reached: refuse parks the goroutine
 }
 
