@@ -131,3 +131,51 @@ func (c *cellCtx) wrapForDefer(p *piece) {
 	}, Lparen: end, Rparen: end}}
 	p.body.List = append(decls, call)
 }
+
+// deferCall registers a top-level deferred call of the running cell (see topDefer).
+func (s *Session) deferCall(f func()) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if r := s.running; r != nil {
+		r.defers = append(r.defers, f)
+	}
+}
+
+// runDefers runs a cell's top-level deferred calls, last first, as Go runs a function's; a
+// panic in one becomes the cell's error if it has none yet. Once os.Exit was called (by the cell,
+// by one of its goroutines, or by a deferred call) no further deferred call runs and the cell's
+// error is Exit. Each call runs in a goroutine of its own, so that os.Exit in it parks that
+// goroutine, not Execute's.
+func (s *Session) runDefers(r *cellRun, err error) error {
+	st := exitOf(r)
+	defer exits.Delete(r)
+	for i := len(r.defers) - 1; i >= 0; i-- {
+		if _, ok := st.exited(); ok {
+			break
+		}
+		res := make(chan error, 1)
+		go func(f func()) {
+			var perr error
+			defer func() {
+				if p := recover(); p != nil {
+					v := panicText(p)
+					perr = &CellError{Name: "Panic", Value: v, Traceback: append([]string{"panic: " + v}, frames(s.trace.take())...)}
+				}
+				res <- perr
+			}()
+			f()
+		}(r.defers[i])
+		select {
+		case perr := <-res:
+			if perr != nil && err == nil {
+				err = perr
+			}
+		case <-st.done:
+		}
+	}
+	if code, ok := st.exited(); ok {
+		s.trace.take()
+		return exitCellError(code)
+	}
+	return err
+}

@@ -2,20 +2,23 @@
 // across cells, the cell rewriting that closes the gaps between Go 1.26 and yaegi v0.16.1, and the
 // capture of everything the process writes to stdout and stderr.
 //
-// A cell goes through these passes, one file each, in the order they run (Session.run):
+// A cell goes through these steps, one file each, in the order they run (Session.prepare,
+// Session.run):
 //
 //	cell.go        drop a package clause, split into declaration and statement pieces, parse
-//	               them in the cell's coordinates, order the declarations first
-//	check.go       type-check the pieces with go/types against the session's package (Go's own
+//	               them in the cell's coordinates, order the declarations first; cellctx.go
+//	               holds a cell on its way
+//	typecheck.go   type-check the pieces with go/types against the session's package (Go's own
 //	               errors; a cell that fails here changes nothing); importer.go gives go/types
 //	               the compiled packages, from the interpreter's symbol tables
-//	gaps.go        features the interpreter lacks: a clear Unsupported error
-//	state.go       what the cell changes in the session's declarations: what it redefines,
+//	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
+//	               table in refusals.go (printing.go, records.go: what fmt and the encoders see)
+//	plan.go        what the cell changes in the session's declarations: what it redefines,
 //	               which earlier declarations are compiled again, dropped or broken
-//	rewrite.go     gaps the kernel closes, as passes (passes.go: one file each, run in this
-//	               order by rewrite.go, which also gives top-level statements what yaegi's
-//	               global frame lacks: typed := (typedDefines), frames of their own, a top-level
-//	               defer (defers.go), interrupt checks):
+//	rewrite.go     gaps the kernel closes, as passes (passes.go, one file each, run in this
+//	               order), and what top-level statements need in yaegi's global frame: typed
+//	               := (typedDefines), frames of their own, a top-level defer (defers.go),
+//	               interrupt checks; kinds.go and walk.go help them
 //	generics.go          generic functions the prelude has its own version of
 //	newexpr.go           new(expr), Go 1.26: a literal returning a new variable's address
 //	typeargs.go          inferred type arguments (Go 1.21) written out
@@ -39,21 +42,27 @@
 //	wrappederrors.go     fmt.Errorf's %w of a cell's type: through an error variable
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
-//	               kinds.go and walk.go help them
-//	session.go     evaluate: compile every piece, then run them in order; the trailing
-//	               expression becomes the result (cellctx.go); scope.go takes a failed cell's
-//	               names back out of the interpreter
+//	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
+//	               declarations go first, alone
+//	run.go         evaluate: compile and run the pieces in order; the trailing expression
+//	               becomes the result; a
+//	               failed cell's names come back out of the interpreter (scope.go)
+//	diagnose.go    a yaegi failure that comes from a known gap, explained (and the one retry)
 //
-// Around the passes:
+// Around them:
 //
-//	runtime.go     the compiled helpers rewritten cells call (results, goroutine panics, defers,
-//	               os.Exit, the program's command line)
+//	session.go     the Session: New, Execute, the preludes
+//	runtime.go     the compiled package rewritten cells call (__gptnotes) and the builtins yaegi
+//	               lacks; by topic: results.go (Out[n]), defers.go (top-level defers),
+//	               exit.go (os.Exit), program.go (os.Args, flag, log), errorsas.go (errors.As
+//	               into a cell's type), trace.go (the interpreted call stack of a panic)
 //	prelude/       the slices, maps and cmp packages cells get, as Go source the interpreter
 //	               runs (slices: one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
-//	refusals.go    the constructs the kernel refuses: what is detected, what to write instead
 //	capture.go     the cell's stdout and stderr, in one ordered stream to its sink, and fds 1
 //	               and 2 piped to it for what writes to the descriptors directly
+//	interrupt.go   interrupts, and cells that must stay stopped
+//	callback.go    widget callbacks run as cells run
 //	complete.go    completion, inspection and is_complete for the protocol
 //
 // Usage, from the protocol side:

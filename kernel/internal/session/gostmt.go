@@ -78,3 +78,27 @@ func goStmtStmt(c *cellCtx, s ast.Stmt) ast.Stmt {
 	}
 	return s
 }
+
+// goPanic is called by the recover the kernel wraps around every go statement: the cell that
+// started the goroutine fails with the panic if it still runs; otherwise the panic is reported on
+// the stderr of the cell now running, or in the kernel log.
+func (s *Session) goPanic(cell int, v any) {
+	trace := s.trace.take()
+	s.runMu.Lock()
+	r := s.running
+	s.runMu.Unlock()
+	by := "this cell"
+	if r == nil || r.id != cell {
+		by = fmt.Sprintf("an earlier cell (execution #%d)", cell)
+	}
+	err := &CellError{Name: "GoroutinePanic", Value: fmt.Sprintf("panic in a goroutine started by %s: %s", by, panicText(v))}
+	err.Traceback = append([]string{err.Name + ": " + err.Value}, frames(trace)...)
+	switch {
+	case r != nil && r.id == cell:
+		r.cancel(err)
+	case r != nil:
+		cellStderr.Write([]byte(joinLines(err.Traceback))) // in order with the cell's output
+	default:
+		fmt.Fprintln(LogWriter(), "session:", joinLines(err.Traceback))
+	}
+}

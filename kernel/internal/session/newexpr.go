@@ -55,7 +55,7 @@ func (c *cellCtx) typeExpr(t types.Type) ast.Expr {
 
 // newValueCalls finds the cell's new(expr) calls, with the type of expr written out, before the
 // rewrites replace expressions (the check's types are by node). One whose type the cell cannot
-// write was refused by check (gaps.go).
+// write was refused (refuse.go).
 func (c *cellCtx) newValueCalls() map[*ast.CallExpr]ast.Expr {
 	calls := map[*ast.CallExpr]ast.Expr{}
 	for _, p := range c.pieces {

@@ -7,7 +7,7 @@ import (
 
 // The gaps the kernel cannot close it refuses: an Unsupported error that names the construct and
 // what to write instead, never a wrong answer. Most are found before yaegi runs (refuse in
-// gaps.go, from the type-checked cell), some from yaegi's failure (diagnose), and a few while
+// refuse.go, from the type-checked cell), some from yaegi's failure (diagnose.go), and a few while
 // the cell runs (the runtime's checks: records.go, recovered.go, ifacestore.go).
 
 // A construct is a Go construct the kernel refuses; refusals has its entry.

@@ -11,7 +11,7 @@ import (
 )
 
 // Gaps the kernel cannot close answer with an Unsupported error that names the feature and what
-// to write instead, found before yaegi runs (check) or from yaegi's failure (diagnose).
+// to write instead (refusals.go), found before yaegi runs (refuse) or from yaegi's failure (diagnose.go).
 
 // iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23).
 var iteratorFuncs = map[string]bool{
@@ -20,8 +20,8 @@ var iteratorFuncs = map[string]bool{
 	"bytes.SplitSeq": true, "bytes.Lines": true,
 }
 
-// check finds unsupported features in the parsed cell.
-func (c *cellCtx) check() error {
+// refuse finds the constructs the kernel refuses (refusals.go) in the parsed cell.
+func (c *cellCtx) refuse() error {
 	c.scanKinds()
 	var err error
 	fail := func(pos token.Pos, k construct, found ...string) {
@@ -399,80 +399,9 @@ func (c *cellCtx) rangesOverFunc(x ast.Expr) bool {
 	return false
 }
 
-// retryRewrite handles a failed compile of p that a second rewrite may fix: ranges over
-// expressions of unknown kind, now taken as integers. It re-parses p from the cell's source.
-func (c *cellCtx) retryRewrite(p *piece, err error) bool {
-	if p.kind != stmtPiece || len(c.unknownRanges) == 0 || c.rangeUnknownAsInt || !strings.Contains(err.Error(), "nil type") {
-		return false
-	}
-	c.rangeUnknownAsInt = true
-	c.unknownRanges = nil
-	hadTrailing := c.trailing != nil
-	fresh := []piece{{kind: p.kind, start: p.start, end: p.end}}
-	if parsePieces(c.s.fset, c.name, c.src, fresh) != nil {
-		return false
-	}
-	*p = fresh[0]
-	c.rewritePiece(p)
-	if p.kind == declPiece {
-		c.prepareDecls(p)
-	} else if hadTrailing {
-		c.captureTrailing(p)
-	}
-	return true
-}
-
-// diagnose recognizes yaegi failures that come from a known gap and explains them.
-func (c *cellCtx) diagnose(err error) *CellError {
-	msg := err.Error()
-	pos := c.name
-	if i := strings.Index(msg, ": "); i > 0 && strings.HasPrefix(msg, c.name) {
-		pos = msg[:i]
-	}
-	switch {
-	case strings.Contains(msg, "nil type") && c.rangeUnknownAsInt:
-		return refused(pos, unsupportedRange)
-	case c.hasInterfaceAssertion():
-		return refused(pos, interfaceAssertionFailed)
-	case strings.Contains(msg, "unable to find source related to"):
-		_, rest, _ := strings.Cut(msg, `related to: "`)
-		path, _, _ := strings.Cut(rest, `"`)
-		return importError(pos, path)
-	case strings.Contains(msg, "too many input arguments"):
-		return refused(pos, compiledMethodExpr)
-	}
-	return nil
-}
-
-// importError is the error for an import of a package the kernel does not have.
-func importError(pos, path string) *CellError {
-	v := pos + ": package \"" + path + "\" is not available in this kernel: cells import the standard " +
-		"library and the kernel's plugins (kernel/display, gonum.org/v1/plot…, gpt, tokenizer, viz); " +
-		`"Adding your own package" in the README shows how to add one`
-	return &CellError{Name: "ImportError", Value: v, Traceback: []string{"ImportError: " + v}}
-}
-
 // pos formats a position of the cell.
 func (c *cellCtx) pos(p token.Pos) string {
 	return c.s.fset.Position(p).String()
-}
-
-// hasInterfaceAssertion reports whether the cell asserts or switches to an interface type.
-func (c *cellCtx) hasInterfaceAssertion() bool {
-	found := false
-	for _, p := range c.pieces {
-		root := p.root()
-		ast.Inspect(root, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.TypeAssertExpr:
-				found = found || (n.Type != nil && c.isInterfaceType(n.Type))
-			case *ast.TypeSwitchStmt:
-				found = found || c.hasInterfaceCase(n)
-			}
-			return !found
-		})
-	}
-	return found
 }
 
 // reflective are the functions and methods that read a value's fields by reflection, with the
