@@ -5,29 +5,6 @@ import (
 	"strings"
 )
 
-// retryRewrite handles a failed compile of p that a second rewrite may fix: ranges over
-// expressions of unknown kind, now taken as integers. It re-parses p from the cell's source.
-func (c *cellCtx) retryRewrite(p *piece, err error) bool {
-	if p.kind != stmtPiece || len(c.unknownRanges) == 0 || c.rangeUnknownAsInt || !strings.Contains(err.Error(), "nil type") {
-		return false
-	}
-	c.rangeUnknownAsInt = true
-	c.unknownRanges = nil
-	hadTrailing := c.trailing != nil
-	fresh := []piece{{kind: p.kind, start: p.start, end: p.end}}
-	if parsePieces(c.s.fset, c.name, c.src, fresh) != nil {
-		return false
-	}
-	*p = fresh[0]
-	c.rewritePiece(p)
-	if p.kind == declPiece {
-		c.prepareDecls(p)
-	} else if hadTrailing {
-		c.captureTrailing(p)
-	}
-	return true
-}
-
 // diagnose recognizes yaegi failures that come from a known gap and explains them.
 func (c *cellCtx) diagnose(err error) *CellError {
 	msg := err.Error()
@@ -36,8 +13,6 @@ func (c *cellCtx) diagnose(err error) *CellError {
 		pos = msg[:i]
 	}
 	switch {
-	case strings.Contains(msg, "nil type") && c.rangeUnknownAsInt:
-		return refused(pos, unsupportedRange)
 	case c.hasInterfaceAssertion():
 		return refused(pos, interfaceAssertionFailed)
 	case strings.Contains(msg, "unable to find source related to"):

@@ -47,7 +47,7 @@
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression
 //	               becomes the result; a
 //	               failed cell's names come back out of the interpreter (scope.go)
-//	diagnose.go    a yaegi failure that comes from a known gap, explained (and the one retry)
+//	diagnose.go    a yaegi failure that comes from a known gap, explained
 //
 // Around them:
 //

@@ -8,20 +8,12 @@ import (
 
 // rangeInt turns `for i := range n`, n an integer, into `for i, __n := n-n, n; i < __n; i++`.
 // (n-n gives i the type of n, as Go does; a call is not evaluated twice: i is then an int.)
-// When n's kind cannot be told from the cell, the loop is left alone and remembered: if yaegi
-// then fails, retryRewrite converts it too.
+// The type check gives n's kind; a range over anything but an integer is left alone.
 func (c *cellCtx) rangeInt(s *ast.RangeStmt) ast.Stmt {
 	if s.Value != nil || (s.Key != nil && s.Tok != token.DEFINE) {
 		return nil
 	}
-	switch c.kindOf(s.X) {
-	case kindInt:
-	case kindUnknown:
-		if !c.rangeUnknownAsInt {
-			c.unknownRanges = append(c.unknownRanges, s)
-			return nil
-		}
-	default:
+	if c.kindOf(s.X) != kindInt {
 		return nil
 	}
 	key := "__i"

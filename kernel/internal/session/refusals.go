@@ -34,7 +34,6 @@ const (
 	interfaceAssertion
 	valueTypeAssertion
 	anyTypeSwitch
-	unsupportedRange
 	interfaceAssertionFailed
 	nilInInterface
 	printedRecord
@@ -110,9 +109,6 @@ var refusals = [...]refusal{
 	anyTypeSwitch: {"a type switch on any with interface cases",
 		"a type switch on an any value with interface-type cases (they never match)",
 		"switch on concrete types, or declare the variable with the interface type"},
-	unsupportedRange: {"a range loop yaegi cannot type",
-		"this range loop (yaegi supports range over slices, arrays, strings, maps, channels and, through the kernel, integers; not over functions)",
-		"for an iterator function, call it with a yield callback"},
 	interfaceAssertionFailed: {"a type assertion to an interface yaegi rejects",
 		"a type assertion or type switch to an interface type on this value",
 		"assert to concrete types, or declare the variable with the interface type"},

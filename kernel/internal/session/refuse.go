@@ -296,9 +296,6 @@ func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
 		if t.Name == "error" {
 			return true
 		}
-		if src, ok := c.s.types[t.Name]; ok {
-			return strings.Contains(src, "interface {") && !strings.Contains(src, "interface {}")
-		}
 		for _, p := range c.pieces {
 			if p.file == nil {
 				continue

@@ -97,9 +97,6 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 			trailing = false
 			prog, err = s.compile(node)
 		}
-		if err != nil && c.retryRewrite(p, err) {
-			prog, err = s.compile(node)
-		}
 		if err != nil {
 			return fail(c.compileError(err))
 		}
