@@ -69,6 +69,11 @@ func (c *cellCtx) isType(name string) bool {
 	if _, ok := c.s.types[name]; ok {
 		return true
 	}
+	return c.typeSpec(name) != nil
+}
+
+// typeSpec is this cell's declaration of type name, nil if it declares none.
+func (c *cellCtx) typeSpec(name string) *ast.TypeSpec {
 	for _, p := range c.pieces {
 		if p.file == nil {
 			continue
@@ -76,14 +81,14 @@ func (c *cellCtx) isType(name string) bool {
 		for _, d := range p.file.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
 				for _, sp := range g.Specs {
-					if sp.(*ast.TypeSpec).Name.Name == name {
-						return true
+					if ts := sp.(*ast.TypeSpec); ts.Name.Name == name {
+						return ts
 					}
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // method finds the declaration of method name of type t, in this cell or an earlier one.

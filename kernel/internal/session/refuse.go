@@ -296,19 +296,8 @@ func (c *cellCtx) isInterfaceType(t ast.Expr) bool {
 		if t.Name == "error" {
 			return true
 		}
-		for _, p := range c.pieces {
-			if p.file == nil {
-				continue
-			}
-			for _, d := range p.file.Decls {
-				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-					for _, sp := range g.Specs {
-						if ts := sp.(*ast.TypeSpec); ts.Name.Name == t.Name {
-							return c.isInterfaceType(ts.Type)
-						}
-					}
-				}
-			}
+		if ts := c.typeSpec(t.Name); ts != nil {
+			return c.isInterfaceType(ts.Type)
 		}
 	case *ast.SelectorExpr:
 		if v, ok := c.pkgSymbol(t); ok && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Interface {
