@@ -341,15 +341,12 @@ func (c *cellCtx) compileError(err error) *CellError {
 
 // (fields used by the rewrites)
 type rewriteState struct {
-	kinds             map[string]valueKind                 // variables the cell declares → kind
-	declTypes         map[string]ast.Expr                  // variables the cell declares with a type → the type
-	tmp               int                                  // counter for fresh names
-	rangeUnknownAsInt bool                                 // second attempt: ranges over unknown kinds are ints
-	unknownRanges     []*ast.RangeStmt                     // ranges left alone in the first attempt
-	inFunc            int                                  // >0 while rewriting inside a function body
-	newCalls          map[*ast.CallExpr]ast.Expr           // new(expr) calls → expr's type (newValueCalls)
-	typeArgs          map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
-	stores            map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)
+	kinds     map[string]valueKind                 // variables the cell declares → kind
+	declTypes map[string]ast.Expr                  // variables the cell declares with a type → the type
+	tmp       int                                  // counter for fresh names
+	newCalls  map[*ast.CallExpr]ast.Expr           // new(expr) calls → expr's type (newValueCalls)
+	typeArgs  map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
+	stores    map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

@@ -27,13 +27,6 @@ func syntaxError(err error) *CellError {
 	return &CellError{Name: "SyntaxError", Value: strings.Join(lines, "\n"), Traceback: lines}
 }
 
-// unsupported is the error for a Go feature the interpreter lacks: what, where, and what to
-// write instead.
-func unsupported(pos, feature, workaround string) *CellError {
-	v := fmt.Sprintf("%s: %s is not supported by the interpreter (yaegi v0.16.1); %s", pos, feature, workaround)
-	return &CellError{Name: "Unsupported", Value: v, Traceback: []string{"Unsupported: " + v}}
-}
-
 func compileErrorText(msg string) *CellError {
 	return &CellError{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 }

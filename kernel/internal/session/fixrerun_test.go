@@ -2,8 +2,6 @@ package session
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,26 +23,16 @@ var breakages = []struct {
 // (see breakages), then fixed: the broken cell must fail and change nothing, so the session's
 // transcript equals that of the unbroken program.
 func TestFixAndRerun(t *testing.T) {
-	files, err := filepath.Glob("../../../testdata/cells/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cell programs: %v", err)
-	}
-	for fi, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		program, _, _ := strings.Cut(string(src), "\n// Output:\n")
-		cells := strings.Split(program, "\n// ---\n")
-		name := strings.TrimSuffix(filepath.Base(file), ".go")
+	for pi, p := range cellPrograms(t) {
+		program := strings.Join(p.cells, "\n")
 		if strings.Contains(program, "goroutine") || strings.Contains(program, "time.") {
 			continue // output timing of goroutines is not the point here
 		}
-		want := transcript(t, cells, -1, "")
-		for i := range cells {
-			b := breakages[(fi+i)%len(breakages)]
-			t.Run(fmt.Sprintf("%s/cell%d/%s", name, i+1, strings.ReplaceAll(b.name, " ", "_")), func(t *testing.T) {
-				got := transcript(t, cells, i, b.apply(cells[i]))
+		want := transcript(t, p.cells, -1, "")
+		for i := range p.cells {
+			b := breakages[(pi+i)%len(breakages)]
+			t.Run(fmt.Sprintf("%s/cell%d/%s", p.name, i+1, strings.ReplaceAll(b.name, " ", "_")), func(t *testing.T) {
+				got := transcript(t, p.cells, i, b.apply(p.cells[i]))
 				if got != want {
 					t.Errorf("after a broken cell %d (%s), then the fixed one:\n%s\nwant (never broken):\n%s", i+1, b.name, got, want)
 				}

@@ -6,7 +6,6 @@ import (
 	"go/printer"
 	"go/token"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +15,8 @@ import (
 // fails with a cell error or gives pieces that print as Go that parses again. It never panics
 // and never hangs. Seeded with the cells of testdata/cells.
 func FuzzCell(f *testing.F) {
-	files, _ := filepath.Glob("../../../testdata/cells/*.go")
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		program, _, _ := strings.Cut(string(src), "\n// Output:\n")
-		for _, cell := range strings.Split(program, "\n// ---\n") {
+	for _, p := range cellPrograms(f) {
+		for _, cell := range p.cells {
 			f.Add(cell)
 		}
 	}

@@ -39,3 +39,13 @@ func (c *cellCtx) genericOfPrelude(sel *ast.SelectorExpr) ast.Expr {
 	}
 	return &ast.Ident{Name: preludeGeneric(fn.Pkg().Path(), fn.Name()), NamePos: sel.Pos()}
 }
+
+// preludeGenericExpr is the pass's expression step (genericOfPrelude).
+func preludeGenericExpr(c *cellCtx, e ast.Expr) ast.Expr {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if f := c.genericOfPrelude(sel); f != nil {
+			return f
+		}
+	}
+	return e
+}

@@ -269,7 +269,17 @@ func passThrough(x, t ast.Expr, before ...ast.Stmt) ast.Expr {
 // nilInInterface is the runtime's NilInInterface: the refusal of a nil pointer stored in an
 // interface with methods.
 func (s *Session) nilInInterface(pos, what string) {
-	s.refuse(unsupported(pos, what+" (Go keeps the pointer's type, so the interface is not nil; the "+
-		"interpreter stores a nil interface, and err == nil would be true)",
-		"return or store nil itself where you mean no value: if p == nil { return nil }"))
+	s.refuse(refused(pos, nilInInterface, what))
+}
+
+// findInterfaceStores finds the cell's stores into interfaces (interfaceStores).
+func findInterfaceStores(c *cellCtx) { c.stores = c.interfaceStores() }
+
+// interfaceStoreWrap rewrites each store, orig as the cell wrote it, e as the passes before
+// left it.
+func interfaceStoreWrap(c *cellCtx, orig, e ast.Expr) ast.Expr {
+	if store, ok := c.stores[orig]; ok {
+		return store(e)
+	}
+	return e
 }

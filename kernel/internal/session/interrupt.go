@@ -160,3 +160,17 @@ func (s *Session) revive(sink Sink) {
 	}
 	atomic.StoreUint64(s.yaegi.id, r.id)
 }
+
+// live stops the calling goroutine for good when cell is no longer the one running (it was
+// interrupted, or failed, and yaegi would otherwise let it resume; see rewrite.go). It parks the
+// goroutine rather than ending it: runtime.Goexit would run the stopped cell's deferred calls,
+// and after an interrupt the run id is put back (interrupt.go), so they would run, printing into
+// whatever cell runs then.
+func (s *Session) live(cell int) {
+	s.runMu.Lock()
+	r := s.running
+	s.runMu.Unlock()
+	if r == nil || r.id != cell || r.stopped.Load() {
+		park()
+	}
+}

@@ -160,3 +160,11 @@ func nameStruct(err error, names map[string]string) error {
 	te.Struct = names[parent]
 	return err
 }
+
+// jsonExpr is the pass's expression step (jsonCall).
+func jsonExpr(c *cellCtx, e ast.Expr) ast.Expr {
+	if call, ok := e.(*ast.CallExpr); ok {
+		return c.jsonCall(call)
+	}
+	return e
+}

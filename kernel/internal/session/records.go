@@ -92,10 +92,7 @@ func holdsRecord(v reflect.Value, depth int) bool {
 func recordIn(fn string, args []any) *CellError {
 	for _, a := range args {
 		if a != nil && holdsRecord(reflect.ValueOf(a), 0) {
-			return unsupported("cell", fn+" of a value holding a cell's type with methods in an interface "+
-				"(an any or interface-typed variable, element, map entry or field: the interpreter "+
-				"keeps such a value as an internal record, and "+fn+" would print the record, not the value)",
-				"print such values one by one, each by its own variable")
+			return refused("cell", printedRecord, fn)
 		}
 	}
 	return nil

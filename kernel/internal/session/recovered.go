@@ -47,9 +47,7 @@ func (s *Session) recovered(v any) any {
 	if strings.Contains(goText, "nil pointer dereference") {
 		return runtimeError(goText)
 	}
-	s.refuse(unsupported("cell", "recover() of the interpreter's panic \""+text+"\" (Go's panic value says "+
-		goText+", with the index and length, which the interpreter does not keep)",
-		"check the index or the pointer before using it, rather than recovering"))
+	s.refuse(refused("cell", recoveredReflectPanic, text, goText))
 	return nil // not reached: refuse parks the goroutine
 }
 
@@ -62,4 +60,12 @@ func (c *cellCtx) recoverCall(call *ast.CallExpr) bool {
 // recoveredCall writes recover() as __gptnotes.Recovered(recover()).
 func recoveredCall(call *ast.CallExpr) ast.Expr {
 	return &ast.CallExpr{Fun: runtimeFuncAt("Recovered", call.Pos()), Lparen: call.Pos(), Args: []ast.Expr{call}, Rparen: call.End()}
+}
+
+// recoveredExpr is the pass's expression step: recover() becomes recoveredCall's call.
+func recoveredExpr(c *cellCtx, e ast.Expr) ast.Expr {
+	if call, ok := e.(*ast.CallExpr); ok && c.recoverCall(call) {
+		return recoveredCall(call)
+	}
+	return e
 }

@@ -15,16 +15,20 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/gptnotes/gptnotes/kernel"
 	"github.com/gptnotes/gptnotes/kernel/display"
 	"github.com/gptnotes/gptnotes/kernel/symbols"
 	"github.com/gptnotes/gptnotes/kernel/symbols/stdlib"
 )
 
-// A Sink receives the running cell's outputs as they happen.
-type Sink interface {
-	Stream(name, text string) // name "stdout" or "stderr"
-	display.Publisher
-}
+// A Sink receives the running cell's outputs as they happen: the kernel's own, which a Session
+// is (an Engine, and a CallbackRunner) for package kernel.
+type Sink = kernel.Sink
+
+var (
+	_ kernel.Engine         = (*Session)(nil)
+	_ kernel.CallbackRunner = (*Session)(nil)
+)
 
 // A Session is one interpreter and the state cells build in it. Its methods are safe for
 // concurrent use; cells run one at a time.
@@ -72,14 +76,9 @@ type cellRun struct {
 	stopped atomic.Bool // interrupted or failed: its code must not run on
 }
 
-// CellError is a cell's failure as Jupyter shows it: ename, evalue, traceback.
-type CellError struct {
-	Name      string
-	Value     string
-	Traceback []string
-}
-
-func (e *CellError) Error() string { return e.Name + ": " + e.Value }
+// CellError is a cell's failure as Jupyter shows it (ename, evalue, traceback): the kernel's own,
+// which the protocol side sends as it is.
+type CellError = kernel.CellError
 
 // New starts an interpreter with the standard library (package symbols/stdlib: that of the Go
 // building the kernel), the plugins of package symbols and the kernel's prelude. The first New
@@ -200,64 +199,6 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 	return &b, nil
 }
 
-func (s *Session) setRunning(r *cellRun) {
-	s.runMu.Lock()
-	s.running = r
-	s.runMu.Unlock()
-}
-
-// renderResults renders the values of a trailing expression: one value as itself, several like
-// fmt.Println would print them (as text, which cannot panic). A renderer of one value that
-// panics (an HTML method on a nil pointer) gives its text/plain with the panic instead of
-// taking the kernel down.
-func renderResults(vals []any) (b display.Bundle) {
-	defer func() {
-		if p := recover(); p != nil {
-			text := fmt.Sprintf("%s\n(rendering it panicked: %v)", display.Plain(vals[0]), p)
-			b = display.Bundle{Data: map[string]any{display.MIMEPlain: text}, Metadata: map[string]any{}}
-		}
-	}()
-	if len(vals) == 1 {
-		return display.Render(vals[0])
-	}
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = display.Plain(v)
-	}
-	return display.Render(strings.Join(parts, " "))
-}
-
-// runSafe is run, with a panic of the kernel's own code (a rewrite meeting a syntax it did not
-// expect) turned into the cell's error instead of the end of the kernel.
-func (s *Session) runSafe(ctx context.Context, r *cellRun, code string) (trailing bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			fmt.Fprintf(LogWriter(), "session: internal error on cell %q: %v\n", code, p)
-			v := fmt.Sprintf("the kernel failed on this cell: %v (please report it, with the cell)", p)
-			trailing, err = false, &CellError{Name: "InternalError", Value: v, Traceback: []string{"InternalError: " + v}}
-		}
-	}()
-	return s.run(ctx, r, scopeFile, code)
-}
-
-// run takes one cell through the passes, in the order of the files that hold them:
-//
-//	cell.go     split into pieces and parse them, in the cell's coordinates
-//	check.go    type-check them with go/types against the session (Go's own errors)
-//	gaps.go     refuse what the interpreter cannot run, naming it and the way around it
-//	state.go    work out what the cell changes in the session's declarations
-//	rewrite.go  rewrite what the interpreter runs wrongly into what it runs right
-//	session.go  compile every piece, then run them in order (evaluate)
-//
-// It reports whether the cell ended with an expression whose value was captured.
-func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trailing bool, err error) {
-	c, err := s.prepare(name, code, r.id)
-	if err != nil {
-		return false, err
-	}
-	return c.evaluate(ctx, r, c.change)
-}
-
 // prepare takes a cell through every pass before the interpreter: it changes nothing in the
 // session.
 func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
@@ -269,12 +210,12 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 	pieces = orderPieces(pieces)
 	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
 	if err := c.typecheck(); err != nil {
-		if gap := c.check(); gap != nil {
+		if gap := c.refuse(); gap != nil {
 			return nil, gap
 		}
 		return nil, err
 	}
-	if err := c.check(); err != nil {
+	if err := c.refuse(); err != nil {
 		return nil, err
 	}
 	c.change = c.plan()
@@ -282,196 +223,15 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 	return c, nil
 }
 
-// evaluate compiles every piece of the cell, and only then runs them in order: a cell that
-// fails to compile leaves the session as it was (its names are taken back), a cell that fails
-// while running keeps what ran before the failure.
-func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailing bool, err error) {
-	s := c.s
-	snap := s.snapshot()
-	s.forget(ch.forget...)
-	fail := func(err error) (bool, error) {
-		s.restore(snap)
-		return false, err
-	}
-	pieces := c.pieces
-	progs := make([]*interp.Program, len(pieces))
-	var declProgs []*interp.Program // the statement pieces' variables, declared first
-	lastDecl := -1
-	for i := range pieces {
-		if pieces[i].kind == declPiece {
-			lastDecl = i
-		}
-	}
-	for i := range pieces {
-		p := &pieces[i]
-		last := i == len(pieces)-1
-		var node ast.Node
-		switch p.kind {
-		case declPiece:
-			if !c.prepareDecls(p) {
-				if i == lastDecl {
-					if err := c.replay(ch); err != nil {
-						return fail(err)
-					}
-				}
-				continue
-			}
-			node = p.file
-		case stmtPiece:
-			if last && c.checked.trailingValue {
-				trailing = c.captureTrailing(p)
-			}
-			c.wrapForDefer(p)
-			node = p.body
-			if decls := hoistVarDecls(p.body); decls != nil {
-				prog, err := s.compile(decls)
-				if err != nil {
-					return fail(c.compileError(err))
-				}
-				declProgs = append(declProgs, prog)
-			}
-		}
-		prog, err := s.compile(node)
-		if err != nil && trailing && last && isVoidResult(err) {
-			c.uncaptureTrailing(p)
-			trailing = false
-			prog, err = s.compile(node)
-		}
-		if err != nil && c.retryRewrite(p, err) {
-			prog, err = s.compile(node)
-		}
-		if err != nil {
-			return fail(c.compileError(err))
-		}
-		progs[i] = prog
-		if p.kind == declPiece {
-			ch.keepCompiled(p)
-		}
-		if i == lastDecl {
-			if err := c.replay(ch); err != nil {
-				return fail(err)
-			}
-		}
-	}
-	if lastDecl < 0 {
-		if err := c.replay(ch); err != nil {
-			return fail(err)
-		}
-	}
-	s.stateMu.Lock()
-	for i := range pieces {
-		c.record(&pieces[i])
-	}
-	c.commit(ch)
-	s.stateMu.Unlock()
-	if note := ch.report(); note != "" {
-		r.sink.Stream("stderr", note)
-	}
-	for _, prog := range append(declProgs, progs...) {
-		if prog == nil {
-			continue
-		}
-		if err := s.execute(ctx, prog); err != nil {
-			return false, s.runtimeError(ctx, err)
-		}
-	}
-	return trailing, nil
-}
-
-// hoistVarDecls takes the top-level `var x T` (no value) out of a statement piece into a
-// block of their own, compiled and run before the pieces. The interpreter keeps a variable's
-// declaring node for as long as the variable lives, and every node above it: declared in the
-// piece, a variable kept the whole cell's syntax alive (about 8 KB a cell); declared alone, a
-// few nodes. Such a declaration has no value, so it may come first.
-func hoistVarDecls(body *ast.BlockStmt) *ast.BlockStmt {
-	var decls, rest []ast.Stmt
-	for _, st := range body.List {
-		if ds, ok := st.(*ast.DeclStmt); ok {
-			if g := ds.Decl.(*ast.GenDecl); g.Tok == token.VAR && noValues(g) {
-				decls = append(decls, st)
-				continue
-			}
-		}
-		rest = append(rest, st)
-	}
-	if len(decls) == 0 {
-		return nil
-	}
-	body.List = rest
-	return &ast.BlockStmt{Lbrace: decls[0].Pos(), List: decls, Rbrace: decls[len(decls)-1].End()}
-}
-
-func noValues(g *ast.GenDecl) bool {
-	for _, sp := range g.Specs {
-		if len(sp.(*ast.ValueSpec).Values) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// replay compiles again the earlier declarations that use what the cell redefined.
-func (c *cellCtx) replay(ch *change) error {
-	for _, d := range ch.replay {
-		if d.yaegi == nil {
-			continue
-		}
-		prog, err := c.s.compile(d.yaegi)
-		if err == nil {
-			err = c.s.execute(context.Background(), prog) // binds the functions it declares
-		}
-		if err != nil {
-			return compileErrorText(d.describe() + " (declared earlier) could not be compiled again for this cell's change: " + err.Error())
-		}
-	}
-	ch.replay = nil
-	return nil
-}
-
-// compile turns a piece's AST into a program, converting yaegi's compile panics into errors.
-func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &compilePanic{value: r}
-		}
-	}()
-	logMu.Lock()
-	muteLog = true
-	logMu.Unlock()
-	defer func() {
-		logMu.Lock()
-		muteLog = false
-		logMu.Unlock()
-	}()
-	return s.in.CompileAST(n)
-}
-
-// compilePanic is a panic raised by yaegi while compiling.
-type compilePanic struct{ value any }
-
-func (p *compilePanic) Error() string { return fmt.Sprint(p.value) }
-
-// isVoidResult reports whether compiling the trailing-expression capture failed because the
-// expression has no value (a call of a function without results).
-func isVoidResult(err error) bool {
-	return strings.Contains(err.Error(), " as type ()")
-}
-
-// exitError is os.Exit called from a cell: the cause its context is cancelled with (runtime.go's
-// exit), or a panic value when the call came on Execute's own goroutine.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("os.Exit(%d)", e.code) }
-
 // sourcePackages replace the standard library's slices, maps and cmp packages, whose generic
-// functions yaegi v0.16.1 cannot take from compiled code, with source it can run (slices.go.txt,
-// maps.go.txt, cmp.go.txt).
+// functions yaegi v0.16.1 cannot take from compiled code, with source it can run: the packages
+// of prelude/, which Go's own tools build, format and vet as any other, embedded as text.
 var (
-	//go:embed slices.go.txt
+	//go:embed prelude/slices/slices.go
 	slicesSource string
-	//go:embed maps.go.txt
+	//go:embed prelude/maps/maps.go
 	mapsSource string
-	//go:embed cmp.go.txt
+	//go:embed prelude/cmp/cmp.go
 	cmpSource string
 
 	sourcePackages = map[string]string{"slices": slicesSource, "maps": mapsSource, "cmp": cmpSource}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -82,62 +81,38 @@ func exec(t testing.TB, s *Session, code string) (stdout, result string, err err
 	return r.stdout(), result, err
 }
 
-// TestCells runs every cell program in testdata/cells. A program is one or more cells separated
-// by lines "// ---"; its transcript (stdout, "stderr: <line>" for each line on stderr, "Out:
-// <text/plain>" for each result, "Error: <name>: <value>" for a failing cell) must equal the
-// trailing // Output: comment.
+// TestCells runs every cell program in testdata/cells (see cellProgram): its transcript (stdout,
+// "stderr: <line>" for each line on stderr, "Out: <text/plain>" for each result, "Error: <name>:
+// <value>" for a failing cell) must equal the program's output section.
 func TestCells(t *testing.T) {
-	files, err := filepath.Glob("../../../testdata/cells/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cell programs: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".go"), func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			program, want, ok := strings.Cut(string(src), "\n// Output:\n")
-			if !ok {
-				t.Fatalf("%s has no // Output: comment", file)
-			}
-			want = uncomment(want)
-			s := newSession(t)
-			var got strings.Builder
-			for _, cell := range strings.Split(program, "\n// ---\n") {
-				r := newRecorder()
-				b, err := s.Execute(context.Background(), cell, r)
-				got.WriteString(r.stdout())
-				for _, line := range strings.SplitAfter(r.stderr(), "\n") {
-					if line != "" {
-						got.WriteString("stderr: " + line)
-					}
-				}
-				res := ""
-				if b != nil {
-					res = fmt.Sprint(b.Data[display.MIMEPlain])
-				}
-				if res != "" {
-					fmt.Fprintf(&got, "Out: %s\n", res)
-				}
-				if err != nil {
-					fmt.Fprintf(&got, "Error: %v\n", err)
-				}
-			}
-			if got.String() != want {
-				t.Errorf("transcript:\n%s\nwant:\n%s", got.String(), want)
+	for _, p := range cellPrograms(t) {
+		t.Run(p.name, func(t *testing.T) {
+			got := runProgram(t, p.cells)
+			if got != p.output {
+				t.Errorf("transcript:\n%s\nwant:\n%s", got, p.output)
 			}
 		})
 	}
 }
 
-// uncomment strips the "// " of every line of an Output comment.
-func uncomment(s string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		line = strings.TrimPrefix(line, "//")
-		line = strings.TrimPrefix(line, " ")
-		b.WriteString(line + "\n")
+// writeTranscript writes what one cell sent to r, its result b and its error err as a transcript
+// shows them: stdout, "stderr: <line>" for each line on stderr, "Out: <text/plain>" for a
+// result, "Error: <name>: <value>" for a failing cell.
+func writeTranscript(w *strings.Builder, r *recorder, b *display.Bundle, err error) {
+	w.WriteString(r.stdout())
+	for _, line := range strings.SplitAfter(r.stderr(), "\n") {
+		if line != "" {
+			w.WriteString("stderr: " + line)
+		}
 	}
-	return b.String()
+	res := ""
+	if b != nil {
+		res = fmt.Sprint(b.Data[display.MIMEPlain])
+	}
+	if res != "" {
+		fmt.Fprintf(w, "Out: %s\n", res)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "Error: %v\n", err)
+	}
 }

@@ -150,3 +150,13 @@ func isNilIdent(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "nil"
 }
+
+// typeSwitchChainStmt is the pass's statement step (typeSwitchChain).
+func typeSwitchChainStmt(c *cellCtx, s ast.Stmt) ast.Stmt {
+	if ts, ok := s.(*ast.TypeSwitchStmt); ok {
+		if st := c.typeSwitchChain(ts); st != nil {
+			return st
+		}
+	}
+	return s
+}
