@@ -87,7 +87,7 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 		}
 		return r
 	}
-	r.Stopped = r.execute(ctx, opts, data, filepath.Base(path))
+	r.Stopped = r.execute(ctx, opts, newSeal(checks), data, filepath.Base(path))
 	byID := map[string]Grade{}
 	for i := range r.Steps {
 		s := &r.Steps[i]
@@ -117,7 +117,7 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 
 // execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
 // only a copy of the notebook. It returns why it stopped before the end, "" if it did not.
-func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, name string) (stopped string) {
+func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook []byte, name string) (stopped string) {
 	work, err := os.MkdirTemp("", "gptnotes-grade-")
 	if err != nil {
 		return "grade: " + err.Error()
@@ -138,7 +138,7 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 		return "grade: " + err.Error()
 	}
 
-	p, err := startKernel(ctx, opts, work, connPath)
+	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key)
 	if err != nil {
 		return "the kernel did not start: " + err.Error()
 	}
@@ -157,7 +157,7 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 			continue
 		}
 		s.Ran = true
-		fatal := p.runCell(c, s, opts.CellTimeout)
+		fatal := p.runCell(c, s, seal, opts.CellTimeout)
 		if fatal != "" {
 			return fmt.Sprintf("cell %d: %s", i+1, fatal)
 		}
@@ -165,18 +165,27 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 	return ""
 }
 
-// runCell runs one step, interrupting it past limit and killing the kernel if it then does
-// not stop. It sets the step's outputs and failure, and returns why the kernel is gone, if it is.
-func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal string) {
+// runCell runs one step, a check sealed (verdict.go), interrupting it past limit and killing
+// the kernel if it then does not stop. It sets the step's outputs and failure, and returns why
+// the kernel is gone, if it is.
+func (p *proc) runCell(c *kernel.Client, s *RanStep, seal seal, limit time.Duration) (fatal string) {
 	var interrupted atomic.Bool
 	t := time.AfterFunc(limit, func() { interrupted.Store(true); p.interrupt() })
 	defer t.Stop()
 	errHung := fmt.Errorf("ran past the time limit of %s and did not stop when interrupted: the kernel was killed", limit)
 	ctx, cancel := context.WithTimeoutCause(p.ctx, limit+interruptGrace, errHung)
 	defer cancel()
-	run, err := c.Execute(ctx, s.Source)
+	src := s.Source
+	if s.Check != nil {
+		src = seal.source(s.Check)
+	}
+	run, err := c.Execute(ctx, src)
+	reached := false
 	if run != nil {
 		s.Outputs = run.Outputs
+		if s.Check != nil {
+			s.Outputs, reached = seal.takeVerdict(s.Check, run.Outputs)
+		}
 	}
 	if err != nil {
 		if ctx.Err() == nil {
@@ -195,6 +204,8 @@ func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal
 		s.Failure = fmt.Sprintf("ran past the time limit of %s and was interrupted", limit)
 	case run.Status != "ok":
 		s.Failure = errorText(run)
+	case s.Check != nil && !reached:
+		s.Failure = "the check did not reach its end (its last line is not the grader's)"
 	}
 	return ""
 }
