@@ -39,13 +39,14 @@ const (
 
 // A Result is one submission graded.
 type Result struct {
-	Student string
-	Path    string
-	Skipped error     // why nothing ran (the file is not a notebook), nil when it ran
-	Steps   []RanStep // every cell, with what it showed
-	Grades  []Grade   // one per check of the original, in the original's order
-	Stopped string    // why the run ended before its last cell, "" when it did not
-	Elapsed time.Duration
+	Student  string
+	Path     string
+	Skipped  error     // why nothing ran (the file is not a notebook), nil when it ran
+	Warnings []string  // what was read in place of what could not be (Notebook.Warnings)
+	Steps    []RanStep // every cell, with what it showed
+	Grades   []Grade   // one per check of the original, in the original's order
+	Stopped  string    // why the run ended before its last cell, "" when it did not
+	Elapsed  time.Duration
 }
 
 // A RanStep is a Step after the run.
@@ -71,10 +72,11 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 	start := time.Now()
 	r := &Result{Student: student, Path: path}
 	defer func() { r.Elapsed = time.Since(start) }()
-	data, err := os.ReadFile(path)
+	data, err := readSubmission(path)
 	if err == nil {
 		var nb *Notebook
 		if nb, err = ParseNotebook(data); err == nil {
+			r.Warnings = nb.Warnings
 			for _, s := range Plan(checks, nb) {
 				r.Steps = append(r.Steps, RanStep{Step: s})
 			}
@@ -113,6 +115,24 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 		r.Grades = append(r.Grades, byID[k.ID])
 	}
 	return r
+}
+
+// readSubmission reads a submission that is a regular file, not a symbolic link: a link
+// would be graded as its target, which may be another's notebook or the teacher's. (A link in
+// the folders above it is the teacher's own layout, and followed.)
+func readSubmission(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		return nil, fmt.Errorf("grade: %s is a symbolic link (to %s), not a notebook: submit the file itself", path, target)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("grade: %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	return os.ReadFile(path)
 }
 
 // execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
