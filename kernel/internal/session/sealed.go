@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"strings"
+	"sync"
 )
 
 // Sealed cells: how a grader's check cell gets a verdict that does not depend on names the
@@ -25,18 +26,26 @@ import (
 // is written before the key exists, so none of its own cells carries it.
 const sealDirective = "//gptnotes:check"
 
-// checkKey and reserved are the grader's, from the kernel's environment.
-var checkKey, reserved = func() (string, map[string]bool) {
-	key := os.Getenv("GPTNOTES_CHECK_KEY")
-	os.Unsetenv("GPTNOTES_CHECK_KEY")
-	r := map[string]bool{}
-	for _, name := range strings.Split(os.Getenv("GPTNOTES_RESERVED"), ",") {
-		if name = strings.TrimSpace(name); name != "" {
-			r[name] = true
+// checkKey and reserved are the grader's, from the kernel's environment, read once by the
+// first cell (not at init: the confined kernel execs itself, and must pass the key on).
+var (
+	checkKey  string
+	reserved  map[string]bool
+	sealSetup sync.Once
+)
+
+func readSealEnv() {
+	sealSetup.Do(func() {
+		checkKey = os.Getenv("GPTNOTES_CHECK_KEY")
+		os.Unsetenv("GPTNOTES_CHECK_KEY")
+		reserved = map[string]bool{}
+		for _, name := range strings.Split(os.Getenv("GPTNOTES_RESERVED"), ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				reserved[name] = true
+			}
 		}
-	}
-	return key, r
-}()
+	})
+}
 
 // sealing says whether src is a sealed cell, and whether it carries the kernel's key.
 func sealing(src string) (sealed, keyed bool) {
@@ -52,6 +61,7 @@ func sealing(src string) (sealed, keyed bool) {
 // session declaration, and in any cell without the key, a use of a reserved function. It runs
 // after the type check, on the names the cell's own pieces use.
 func (c *cellCtx) checkSeal() error {
+	readSealEnv()
 	sealed, keyed := sealing(c.src)
 	if !sealed && (keyed || len(reserved) == 0) {
 		return nil

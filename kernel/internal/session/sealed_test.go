@@ -37,6 +37,7 @@ func TestSealedCellRefusesRedefinedNames(t *testing.T) {
 
 // A reserved function is refused in every cell but the ones that carry the kernel's key.
 func TestReservedFunctionsAreTheChecksOwn(t *testing.T) {
+	readSealEnv()
 	key, res := checkKey, reserved
 	t.Cleanup(func() { checkKey, reserved = key, res })
 	checkKey, reserved = "k3y", map[string]bool{"strings.ToUpper": true, "strings.Builder.String": true}
