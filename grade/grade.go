@@ -22,6 +22,12 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Exam {
+		opts.reserved = Reserved(original, checks)
+		if log != nil {
+			fmt.Fprintf(log, "exam: of these names the checks use, the functions are the checks' own: %s\n", strings.Join(opts.reserved, ", "))
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)

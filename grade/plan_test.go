@@ -129,3 +129,12 @@ func TestStudentNames(t *testing.T) {
 		}
 	}
 }
+
+func TestReserved(t *testing.T) {
+	original := &Notebook{Cells: []Cell{{Type: "code", Source: "import (\n\t\"fmt\"\n\ttk \"github.com/gptnotes/gptnotes/tokenizer\"\n)\n\nx := tk.Given()"}}}
+	checks := []Check{{Source: "if got, want := countPairs(ids), tk.PairCounts(ids); len(got) != len(want) {\n\tpanic(fmt.Sprint(cfg.NumParams(), tk.Given(), x.tk.Field))\n}"}}
+	want := []string{"github.com/gptnotes/gptnotes/tokenizer.PairCounts"}
+	if got := Reserved(original, checks); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

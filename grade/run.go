@@ -28,6 +28,11 @@ type Options struct {
 	Memory      int64         // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
 	Jobs        int           // kernels at once, e.g. runtime.NumCPU()
 	Threads     int           // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
+	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
+	// calls one does not compile. Off, as for practice, answers may call the library.
+	Exam bool
+	// reserved is Reserved's list when Exam is set, for the kernel (GPTNOTES_RESERVED).
+	reserved []string
 }
 
 // interruptGrace is how long a cell past its time limit has to stop once interrupted before the
@@ -158,7 +163,8 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 		return "grade: " + err.Error()
 	}
 
-	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key)
+	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key,
+		"GPTNOTES_RESERVED="+strings.Join(opts.reserved, ","))
 	if err != nil {
 		return "the kernel did not start: " + err.Error()
 	}
