@@ -72,7 +72,7 @@ func Dial(ctx context.Context, conn ConnectionInfo) (*Client, error) {
 		sock zmq4.Socket
 		port int
 	}{{c.shell, conn.ShellPort}, {c.iopub, conn.IOPubPort}} {
-		if err := s.sock.Dial(conn.endpoint(s.port)); err != nil {
+		if err := s.sock.Dial("capped+" + conn.endpoint(s.port)); err != nil { // wirecap.go
 			c.Close()
 			return nil, fmt.Errorf("kernel: client: connect to %s: %w", conn.endpoint(s.port), err)
 		}

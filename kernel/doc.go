@@ -7,7 +7,8 @@
 // Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
 // sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch); memlimit.go
 // (the memory limit that stops a runaway cell); engine.go (what the session provides); client.go
-// (the client side of the same wire, with which `gptnotes grade` drives a kernel).
+// (the client side of the same wire, with which `gptnotes grade` drives a kernel); wirecap.go
+// (the client's transports, which refuse a frame larger than it can hold).
 //
 // Usage, as cmd/gptnotes runs it:
 //
