@@ -211,3 +211,33 @@ def test_odd_metadata_is_graded(records):
     got = {r["exercise"]: r for r in rows if r["student"] == "odd-metadata"}
     assert sum(float(r["points"]) for r in got.values()) == 13, (got, stderr)
     assert "nbgrader metadata" in got["ex03-param-count"]["message"], got["ex03-param-count"]
+
+
+# Issue 47: one submission cannot harm the grader or the others.
+
+# Nine bytes on each of the kernel's own sockets, one of them the grader's connection: a frame
+# header claiming 2^62 bytes.
+FRAME_BOMB = """import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+ents, _ := os.ReadDir("/proc/self/fd")
+for _, e := range ents {
+	if target, _ := os.Readlink("/proc/self/fd/" + e.Name()); strings.HasPrefix(target, "socket:") {
+		fd, _ := strconv.Atoi(e.Name())
+		syscall.Write(fd, []byte{2, 0x40, 0, 0, 0, 0, 0, 0, 0})
+	}
+}"""
+
+
+def test_frame_bomb_harms_no_one(tmp_path):
+    """The grader reads the bomb's frames without allocating what they claim: it exits 0 with
+    every row written, and the student graded beside keeps full marks."""
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    (tmp_path / "bomb.ipynb").write_text(json.dumps(with_cell(FRAME_BOMB)))
+    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "bomb.ipynb"])
+    got = totals(rows)
+    assert got == {"alice": 13, "bomb": 0}, (got, stderr)
