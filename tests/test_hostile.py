@@ -241,3 +241,39 @@ def test_frame_bomb_harms_no_one(tmp_path):
     rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "bomb.ipynb"])
     got = totals(rows)
     assert got == {"alice": 13, "bomb": 0}, (got, stderr)
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_kernels_die_with_the_grader(tmp_path):
+    """A grader killed with SIGKILL leaves no kernel behind (Linux's parent-death signal)."""
+    import signal
+    import time
+    (tmp_path / "looper.ipynb").write_text(json.dumps(with_cell("for {\n}")))
+    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(tmp_path / "grades"),
+                               "--timeout-cell", "5m", "--jobs", "1", str(tmp_path / "looper.ipynb")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def children(pid):
+        out = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(c) for c in f.read().split()]
+        return out
+
+    deadline = time.time() + 120
+    kernels = []
+    while not kernels and time.time() < deadline:
+        time.sleep(0.5)
+        kernels = children(grader.pid)
+    assert kernels, "no kernel started"
+    time.sleep(3)  # the kernel runs the endless cell
+    grader.send_signal(signal.SIGKILL)
+    grader.wait()
+    deadline = time.time() + 10
+    alive = kernels
+    while alive and time.time() < deadline:
+        time.sleep(0.2)
+        alive = [k for k in kernels if os.path.exists(f"/proc/{k}") and "Z" not in open(f"/proc/{k}/stat").read().split()[2]]
+    for k in alive:
+        os.kill(k, signal.SIGKILL)
+    assert not alive, "kernels outlived the grader"
