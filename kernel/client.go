@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -169,6 +170,10 @@ func (c *Client) waitReady(ctx context.Context) error {
 // the last stream output says so. A cell that prints without end cannot fill the client's memory.
 const MaxOutputText = 1 << 20
 
+// MaxOutputData is how much of one cell's displays (display_data, execute_result) Execute keeps,
+// counted as their JSON; the rest is dropped, with a stderr line that says so.
+const MaxOutputData = 16 << 20
+
 // Execute runs code and returns, once the kernel has replied and gone idle, the reply's status
 // and the cell's outputs. When ctx ends first it returns what came so far with ctx's cause;
 // the cell may still be running (interrupt the kernel, or kill it).
@@ -181,6 +186,7 @@ func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
 	}
 	run := &Execution{}
 	text, truncated := 0, false
+	data, dropped := 0, false
 	replied, idle := false, false
 	for !replied || !idle {
 		select {
@@ -207,6 +213,18 @@ func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
 			}
 			if m.ParentHeader == nil || m.ParentHeader.MsgID != req.MsgID {
 				continue
+			}
+			if t := m.Header.MsgType; t == MsgDisplayData || t == MsgExecuteResult {
+				raw, _ := m.Content.(json.RawMessage)
+				if dropped || data+len(raw) > MaxOutputData {
+					if !dropped {
+						run.Outputs = append(run.Outputs, Output{Type: MsgStream, Name: "stderr",
+							Text: fmt.Sprintf("[display output past %d bytes dropped]\n", MaxOutputData)})
+						dropped = true
+					}
+					continue
+				}
+				data += len(raw)
 			}
 			var o struct {
 				Name           string         `json:"name"`

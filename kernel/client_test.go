@@ -11,7 +11,8 @@ import (
 	"github.com/gptnotes/gptnotes/kernel/display"
 )
 
-// echoEngine runs "print X" (X on stdout), "fail X" (a CellError) and "wait" (until interrupted).
+// echoEngine runs "print X" (X on stdout), "fail X" (a CellError), "show" (20 MiB of displays)
+// and "wait" (until interrupted).
 type echoEngine struct{}
 
 func (echoEngine) Execute(ctx context.Context, code string, sink Sink) (*display.Bundle, error) {
@@ -20,6 +21,10 @@ func (echoEngine) Execute(ctx context.Context, code string, sink Sink) (*display
 		sink.Stream("stdout", arg+"\n")
 	case "fail":
 		return nil, &CellError{Name: "Panic", Value: arg, Traceback: []string{"panic: " + arg}}
+	case "show": // 20 displays of 1 MiB each
+		for range 20 {
+			sink.Display(display.Bundle{Data: map[string]any{"text/plain": strings.Repeat("x", 1<<20)}}, "", false)
+		}
 	case "wait":
 		<-ctx.Done()
 		return nil, &CellError{Name: "Interrupted", Value: "the cell was interrupted"}
@@ -56,6 +61,15 @@ func TestClientExecutes(t *testing.T) {
 	}
 	if o := run.Outputs; len(o) != 1 || o[0].Type != MsgError || o[0].EValue != "not yet: 2 ≠ 3" {
 		t.Errorf("fail: outputs %+v", o)
+	}
+
+	// Displays past MaxOutputData are dropped, and a line says so.
+	run, err = c.Execute(dial, "show")
+	if err != nil || run.Status != "ok" {
+		t.Fatalf("show: %v", err)
+	}
+	if o := run.Outputs; len(o) != 16 || o[15].Type != MsgStream || !strings.Contains(o[15].Text, "display output past") {
+		t.Errorf("show: %d outputs, the last %+v; want 15 displays and the line", len(o), o[len(o)-1].Type)
 	}
 
 	// A cell past its deadline: Execute returns the cause; the interrupt ends the cell and the

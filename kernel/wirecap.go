@@ -10,7 +10,7 @@ import (
 	"github.com/go-zeromq/zmq4/transport"
 )
 
-// MaxFrame is the largest ZeroMQ frame the Client reads: 256 MiB, more than any message a
+// MaxFrame is the largest ZeroMQ frame the Client reads: 64 MiB, more than any message a
 // kernel sends (a figure is a few MB), far less than what a frame's header may claim.
 //
 // zmq4 makes a frame's body as large as its header says before it reads it, so nine bytes
@@ -19,7 +19,7 @@ import (
 // "capped+tcp", whose connections read ZMTP 3's framing as it passes (a 64-byte greeting, then
 // frames: a flags byte, the size in 1 byte or, with the long flag, 8, then the body) and end
 // the connection at a frame larger than MaxFrame, before zmq4 sees its header.
-const MaxFrame = 256 << 20
+const MaxFrame = 64 << 20
 
 const (
 	zmtpGreeting = 64   // bytes of ZMTP 3's greeting
