@@ -25,9 +25,12 @@ type Options struct {
 	// (Confine) to its own two directories. See ConfineAvailable.
 	Confine     bool
 	CellTimeout time.Duration // per cell, e.g. time.Minute: then the cell is interrupted
-	Memory      int64         // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
-	Jobs        int           // kernels at once, e.g. runtime.NumCPU()
-	Threads     int           // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
+	// NotebookTimeout is each submission's time budget, e.g. 10 * time.Minute: the cell
+	// running when it ends is interrupted, and no cell after it runs. 0: none.
+	NotebookTimeout time.Duration
+	Memory          int64 // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
+	Jobs            int   // kernels at once, e.g. runtime.NumCPU()
+	Threads         int   // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
 	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
 	// calls one does not compile. Off, as for practice, answers may call the library.
 	Exam bool
@@ -177,18 +180,62 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	}
 	defer c.Close()
 
+	var deadline time.Time
+	if opts.NotebookTimeout > 0 {
+		deadline = time.Now().Add(opts.NotebookTimeout)
+	}
+	kept := 0 // bytes of outputs kept so far
 	for i := range r.Steps {
 		s := &r.Steps[i]
 		if s.Type != "code" || strings.TrimSpace(s.Source) == "" {
 			continue
 		}
+		limit := opts.CellTimeout
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return fmt.Sprintf("cell %d: the notebook ran past its time budget of %s", i+1, opts.NotebookTimeout)
+			}
+			limit = min(limit, left)
+		}
 		s.Ran = true
-		fatal := p.runCell(c, s, seal, opts.CellTimeout)
+		fatal := p.runCell(c, s, seal, limit)
+		kept = keepOutputs(s, kept)
 		if fatal != "" {
 			return fmt.Sprintf("cell %d: %s", i+1, fatal)
 		}
 	}
 	return ""
+}
+
+// MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback
+// page: past it, a cell's outputs are replaced by a line that says so (the kernel's client
+// already keeps at most MaxOutputText and MaxOutputData of each cell).
+const MaxKept = 8 << 20
+
+// keepOutputs drops s's outputs when, with the kept bytes before it, they pass MaxKept, and
+// returns the bytes kept now.
+func keepOutputs(s *RanStep, kept int) int {
+	n := 0
+	for _, o := range s.Outputs {
+		n += len(o.Text) + len(o.EValue)
+		for _, line := range o.Traceback {
+			n += len(line)
+		}
+		for _, v := range o.Data {
+			if text, ok := v.(string); ok {
+				n += len(text)
+			} else {
+				n += 1 << 10 // a JSON value: counted as 1 KiB
+			}
+		}
+	}
+	if kept+n > MaxKept {
+		s.Outputs = []kernel.Output{{Type: kernel.MsgStream, Name: "stderr",
+			Text: fmt.Sprintf("[this cell's %d bytes of output dropped: the notebook's outputs passed %d bytes]\n", n, MaxKept)}}
+		return kept
+	}
+	return kept + n
 }
 
 // runCell runs one step, a check sealed (verdict.go), interrupting it past limit and killing
