@@ -59,8 +59,8 @@ func Dial(ctx context.Context, conn ConnectionInfo) (*Client, error) {
 	c := &Client{
 		signer:  signer{key: []byte(conn.Key)},
 		session: newID(),
-		shell:   zmq4.NewDealer(sctx),
-		iopub:   zmq4.NewSub(sctx),
+		shell:   zmq4.NewDealer(sctx, zmq4.WithDialerMaxRetries(-1)),
+		iopub:   zmq4.NewSub(sctx, zmq4.WithDialerMaxRetries(-1)),
 		shellIn: make(chan *Message, 64),
 		iopubIn: make(chan *Message, 1024),
 		stop:    stop,
@@ -69,6 +69,10 @@ func Dial(ctx context.Context, conn ConnectionInfo) (*Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("kernel: client: subscribe: %w", err)
 	}
+	// The sockets retry a connection until the kernel is listening (a loaded machine may take
+	// seconds to start one), or until ctx ends, which stops them.
+	unwatch := context.AfterFunc(ctx, stop)
+	defer unwatch()
 	for _, s := range []struct {
 		sock zmq4.Socket
 		port int

@@ -84,3 +84,25 @@ func TestClientExecutes(t *testing.T) {
 		t.Fatalf("after the interrupt: %+v, %v", run, err)
 	}
 }
+
+// Dial waits for a kernel that starts listening seconds later (zmq4 alone gives up after 2.5 s),
+// and gives up when its context ends.
+func TestDialWaitsForASlowKernel(t *testing.T) {
+	conn := ConnectionInfo{Transport: "ipc", IP: filepath.Join(t.TempDir(), "k"), ShellPort: 1, ControlPort: 2,
+		StdinPort: 3, IOPubPort: 4, HBPort: 5, Key: "secret", SignatureScheme: "hmac-sha256"}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	early, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := Dial(early, conn); err == nil {
+		t.Fatal("Dial with no kernel succeeded")
+	}
+	time.AfterFunc(4*time.Second, func() { go New(conn, echoEngine{}, io.Discard).Run(ctx) })
+	dial, cancel2 := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel2()
+	c, err := Dial(dial, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+}
