@@ -1,9 +1,11 @@
 """`gptnotes grade` against submissions written to cheat it or to corrupt its records (issue 46),
 each built from the blank 07-exercises (which scores 0) with one cheat added: every one must
-still score 0, and the records must stay one unique, escaped row set per student.
+still score 0, and the records must stay one unique, escaped row set per student; and against
+submissions that attack the grader or the others (issue 47): the grader exits 0 with every
+grade written and the student graded beside keeps full marks.
 
-The short form (make test) grades the cheats marked SHORT; `make test-hostile` sets
-GPTNOTES_HOSTILE=all and grades every one. The docs' threat model (docs/grading.md) lists each
+The short form (make test) grades the cheats marked True, the frame bomb and the records;
+`make test-hostile` sets GPTNOTES_HOSTILE=all and runs every one. The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
 import csv
 import json
