@@ -24,7 +24,7 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz bench-class bench-speed tidy cross record-widgets docs
+.PHONY: fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
 
 all: build
 
@@ -111,6 +111,13 @@ test-fuzz:
 
 test-python: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests
+
+# test-hostile grades submissions written to cheat `gptnotes grade` or corrupt its records, one
+# per case of docs/grading.md's threat model, and the made-up class of tests/test_grade.py beside
+# them (a few minutes). make test runs a short form of test_hostile.py (three of the cheats, the
+# frame bomb and the records; about 40 s).
+test-hostile: build
+	GPTNOTES_HOSTILE=all GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_hostile.py tests/test_grade.py
 
 generate:
 	$(GO) generate ./...

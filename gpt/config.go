@@ -1,6 +1,9 @@
 package gpt
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // Config is the shape of a GPT-2: everything needed to lay out its parameters.
 type Config struct {
@@ -28,11 +31,20 @@ var (
 	Gopher = Config{VocabSize: 4096, BlockSize: 256, Layers: 8, Heads: 8, Channels: 256}
 )
 
-// Presets names the configurations above the way a notebook or the command line spells them.
-var Presets = map[string]Config{
+// presets names the configurations above the way a notebook or the command line spells them.
+// It is Preset's, and unexported: a notebook cell that changes Small or Presets changes nothing
+// a check compares with.
+var presets = map[string]Config{
 	"small": Small, "medium": Medium, "large": Large, "xl": XL, "tiny": Tiny, "mini": Mini,
 	"gopher": Gopher,
 }
+
+// Presets is a copy of the named configurations, for a notebook or the command line to list.
+var Presets = maps.Clone(presets)
+
+// Preset is the configuration named name ("small", "xl", "gopher", …) as this package defines
+// it, whatever a caller did to Presets or Small; the zero Config for a name it does not know.
+func Preset(name string) Config { return presets[name] }
 
 // HeadSize is HS = C/NH, e.g. 64.
 func (c Config) HeadSize() int { return c.Channels / c.Heads }

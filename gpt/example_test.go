@@ -157,3 +157,13 @@ func ExampleFirstRepeat() {
 	// 5 4
 	// -1
 }
+
+// Preset reads a table of its own: what a caller does to Small or Presets changes nothing it
+// returns, so a notebook's check can compare with it.
+func ExamplePreset() {
+	saved := gpt.Small
+	gpt.Small = gpt.Config{}
+	fmt.Println(gpt.Preset("small").NumParams(), gpt.Preset("small") == saved, gpt.Preset("nano") == gpt.Config{})
+	gpt.Small = saved
+	// Output: 124439808 true true
+}

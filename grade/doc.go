@@ -3,8 +3,9 @@
 // become a CSV, a Markdown summary and an HTML feedback page per student.
 //
 // A check cell is an nbgrader grade cell (metadata nbgrader.grade, with a grade_id and points,
-// as notebooks/build.py writes them): it passes when it runs without an error, and fails by
-// panicking with "not yet: …". Checks are matched by grade_id, so a check cell the student
+// as notebooks/build.py writes them): it fails by panicking with "not yet: …", and passes when it
+// runs to its end, which the grader learns from a secret line it adds there (verdict.go). It runs
+// sealed: the kernel refuses it when a name it uses (panic, fmt) is one the submission redefined. Checks are matched by grade_id, so a check cell the student
 // edited is replaced by the original, one they deleted is put back after its answer cell, and
 // the report says so.
 //
@@ -18,7 +19,8 @@
 // grades are written by this process once every kernel has ended.
 //
 // Reading order: notebook.go (the notebook file), plan.go (which cells run: the submission's,
-// with the original checks), run.go (one submission on one kernel), proc.go (the kernel's
+// with the original checks), verdict.go (how a check's pass is known), run.go (one submission
+// on one kernel), proc.go (the kernel's
 // process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
 // grade.go (all submissions, in parallel), report.go (grades.csv, summary.md, feedback/*.html).
 //

@@ -22,6 +22,20 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Exam {
+		opts.reserved = Reserved(original, checks)
+		if log != nil {
+			fmt.Fprintf(log, "exam: of these names the checks use, the functions are the checks' own: %s\n", strings.Join(opts.reserved, ", "))
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		abs, _ := filepath.Abs(p)
+		if seen[abs] {
+			return nil, nil, fmt.Errorf("grade: %s: given twice", p)
+		}
+		seen[abs] = true
+	}
 	names := StudentNames(paths, against)
 	results := make([]*Result, len(paths))
 	work := make(chan int)
@@ -72,23 +86,61 @@ func (r *Result) Total() (got, of float64) {
 	return got, of
 }
 
-// StudentNames names each submission by its file name without .ipynb ("alice.ipynb" → "alice"),
-// or, when that is the original notebook's name (nbgrader's layout, alice/07-exercises.ipynb),
-// by its folder's name. A name that repeats gets "-2", "-3", … after it.
+// StudentNames gives each submission a key, unique among paths and the same whatever order
+// they come in: its path from the folder that holds them all, without .ipynb ("alice.ipynb" →
+// "alice", "a/alice.ipynb" → "a/alice"); in nbgrader's layout (alice/07-exercises.ipynb, the
+// original's name) its folder's path ("alice"), unless another submission has that key too.
+// Paths must be distinct files (Run refuses the same one twice).
 func StudentNames(paths []string, against string) []string {
-	stem := func(p string) string { return strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) }
-	names := make([]string, len(paths))
-	seen := map[string]int{}
+	abs := make([]string, len(paths))
 	for i, p := range paths {
-		n := stem(p)
-		if n == stem(against) {
-			n = filepath.Base(filepath.Dir(p))
+		abs[i], _ = filepath.Abs(p)
+	}
+	base := commonDir(abs)
+	full := make([]string, len(paths))
+	names := make([]string, len(paths))
+	for i, p := range abs {
+		rel, err := filepath.Rel(base, p)
+		if err != nil {
+			rel = p
 		}
-		seen[n]++
-		if seen[n] > 1 {
-			n = fmt.Sprintf("%s-%d", n, seen[n])
+		full[i] = filepath.ToSlash(strings.TrimSuffix(rel, filepath.Ext(rel)))
+		names[i] = full[i]
+		if filepath.Base(p) == filepath.Base(against) && filepath.Dir(rel) != "." {
+			names[i] = filepath.ToSlash(filepath.Dir(rel))
 		}
-		names[i] = n
+	}
+	for changed := true; changed; { // a short key that collides gives way to the full path
+		changed = false
+		count := map[string]int{}
+		for _, n := range names {
+			count[n]++
+		}
+		for i, n := range names {
+			if count[n] > 1 && n != full[i] {
+				names[i], changed = full[i], true
+			}
+		}
 	}
 	return names
+}
+
+// commonDir is the deepest folder that holds every one of paths (absolute, clean).
+func commonDir(paths []string) string {
+	if len(paths) == 0 {
+		return "."
+	}
+	dir := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		for !within(dir, p) {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// within reports whether path p is inside folder dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

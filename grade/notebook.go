@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
 // A Notebook is the part of a Jupyter notebook (nbformat 4) grading reads.
 type Notebook struct {
 	Cells    []Cell
-	Language string // the kernelspec's language, e.g. "go"
+	Language string   // the kernelspec's language, e.g. "go"
+	Warnings []string // what was read in place of what could not be, e.g. a cell's metadata
 }
 
 // A Cell is one cell of a notebook: its type, its source, and its nbgrader metadata.
@@ -19,6 +21,9 @@ type Cell struct {
 	Type   string // "code", "markdown" or "raw"
 	Source string
 	Grade  *NbgraderMeta // nil for a cell without nbgrader metadata
+	// MetaError says why the cell's nbgrader metadata could not be read ("" when it could);
+	// Grade then holds only its grade_id, when that could be read.
+	MetaError string
 }
 
 // NbgraderMeta is a cell's nbgrader metadata (schema version 3): a grade cell (a check) has
@@ -60,7 +65,7 @@ func ParseNotebook(data []byte) (*Notebook, error) {
 			CellType string          `json:"cell_type"`
 			Source   json.RawMessage `json:"source"`
 			Metadata struct {
-				Nbgrader *NbgraderMeta `json:"nbgrader"`
+				Nbgrader json.RawMessage `json:"nbgrader"`
 			} `json:"metadata"`
 		} `json:"cells"`
 		Metadata struct {
@@ -81,9 +86,41 @@ func ParseNotebook(data []byte) (*Notebook, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: cell %d: %v", ErrNotNotebook, i+1, err)
 		}
-		nb.Cells = append(nb.Cells, Cell{Type: c.CellType, Source: src, Grade: c.Metadata.Nbgrader})
+		cell := Cell{Type: c.CellType, Source: src}
+		cell.Grade, cell.MetaError = nbgrader(c.Metadata.Nbgrader)
+		if cell.MetaError != "" {
+			taken := "none"
+			if cell.Grade != nil {
+				taken = "grade_id " + strconv.Quote(cell.Grade.GradeID)
+			}
+			nb.Warnings = append(nb.Warnings, fmt.Sprintf("cell %d: its nbgrader metadata could not be read (%s): taken as %s",
+				i+1, cell.MetaError, taken))
+		}
+		nb.Cells = append(nb.Cells, cell)
 	}
 	return nb, nil
+}
+
+// nbgrader reads a cell's nbgrader metadata. Metadata a submission carries is not trusted to be
+// of the types nbgrader writes: when it is not, the cell keeps only its grade_id (a check cell
+// is then matched by it, and run as the original), or no metadata, with the reason.
+func nbgrader(raw json.RawMessage) (*NbgraderMeta, string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, ""
+	}
+	var m NbgraderMeta
+	err := json.Unmarshal(raw, &m)
+	if err == nil {
+		return &m, ""
+	}
+	why := err.Error()
+	var id struct {
+		GradeID string `json:"grade_id"`
+	}
+	if json.Unmarshal(raw, &id) == nil && id.GradeID != "" {
+		return &NbgraderMeta{GradeID: id.GradeID}, why
+	}
+	return nil, why
 }
 
 // source reads a cell's source, which nbformat allows as one string or a list of lines.

@@ -16,6 +16,7 @@ type Step struct {
 const (
 	NoteChanged = "this check cell was changed: the original was run"
 	NoteDeleted = "this check cell was missing: the original was put back here and run"
+	NoteMeta    = "this check cell's nbgrader metadata could not be read: the original was run"
 )
 
 // Plan lists what a submission runs: its cells in order, each check cell (matched by grade_id)
@@ -77,6 +78,9 @@ func Plan(checks []Check, sub *Notebook) []Step {
 			s := Step{Type: "code", Source: k.Source, Check: k}
 			if c.Type != "code" || normalize(c.Source) != normalize(k.Source) {
 				s.Note, s.Student = NoteChanged, c.Source
+			}
+			if c.MetaError != "" {
+				s.Note = strings.TrimPrefix(s.Note+"; ", "; ") + NoteMeta + " (" + c.MetaError + ")"
 			}
 			steps = append(steps, s)
 		} else {

@@ -94,6 +94,13 @@ func TestParseNotebook(t *testing.T) {
 		n.Cells[0].Grade.Points != 2 || n.Cells[1].Source != "# hi" || n.Cells[1].IsCheck() {
 		t.Errorf("parsed %+v", n)
 	}
+	// Metadata of the wrong type: the cell keeps its grade_id when it can, and the notebook says so.
+	n, err = ParseNotebook([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "x", "metadata": {"nbgrader": "yes"}},
+		{"cell_type": "code", "source": "y", "metadata": {"nbgrader": {"grade": true, "grade_id": "ex1", "points": "1"}}}]}`))
+	if err != nil || n.Cells[0].Grade != nil || n.Cells[1].Grade == nil || n.Cells[1].Grade.GradeID != "ex1" || len(n.Warnings) != 2 ||
+		!strings.Contains(n.Warnings[1], `cell 2: its nbgrader metadata could not be read`) || !strings.Contains(n.Warnings[1], `taken as grade_id "ex1"`) {
+		t.Errorf("odd metadata: %+v, %v", n, err)
+	}
 	for _, bad := range []string{`not json`, `{"cells": []}`, `{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}]}`, `[1]`} {
 		if _, err := ParseNotebook([]byte(bad)); !errors.Is(err, ErrNotNotebook) {
 			t.Errorf("%s: err %v, want ErrNotNotebook", bad, err)
@@ -102,9 +109,32 @@ func TestParseNotebook(t *testing.T) {
 }
 
 func TestStudentNames(t *testing.T) {
-	got := StudentNames([]string{"subs/alice.ipynb", "subs/bob.ipynb", "nbg/carol/07-exercises.ipynb",
-		"other/alice.ipynb"}, "notebooks/07-exercises.ipynb")
-	if want := []string{"alice", "bob", "carol", "alice-2"}; !slices.Equal(got, want) {
+	for _, c := range []struct{ paths, want []string }{
+		{[]string{"subs/alice.ipynb", "subs/bob.ipynb"}, []string{"alice", "bob"}},
+		{[]string{"nbg/carol/07-exercises.ipynb", "nbg/dan/07-exercises.ipynb"}, []string{"carol", "dan"}},
+		// Names that collided once: the same file name in two folders, and a name that was the
+		// suffix a collision got.
+		{[]string{"s/a/alice.ipynb", "s/b/alice.ipynb", "s/alice-2.ipynb"}, []string{"a/alice", "b/alice", "alice-2"}},
+		{[]string{"s/alice/07-exercises.ipynb", "s/alice.ipynb", "s/bob/07-exercises.ipynb"},
+			[]string{"alice/07-exercises", "alice", "bob"}},
+	} {
+		got := StudentNames(c.paths, "notebooks/07-exercises.ipynb")
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.paths, got, c.want)
+		}
+		slices.Reverse(c.paths)
+		slices.Reverse(got)
+		if again := StudentNames(c.paths, "notebooks/07-exercises.ipynb"); !slices.Equal(again, got) {
+			t.Errorf("%q: in reverse order %q, want %q", c.paths, again, got)
+		}
+	}
+}
+
+func TestReserved(t *testing.T) {
+	original := &Notebook{Cells: []Cell{{Type: "code", Source: "import (\n\t\"fmt\"\n\ttk \"github.com/gptnotes/gptnotes/tokenizer\"\n)\n\nx := tk.Given()"}}}
+	checks := []Check{{Source: "if got, want := countPairs(ids), tk.PairCounts(ids); len(got) != len(want) {\n\tpanic(fmt.Sprint(cfg.NumParams(), tk.Given(), x.tk.Field))\n}"}}
+	want := []string{"github.com/gptnotes/gptnotes/tokenizer.PairCounts"}
+	if got := Reserved(original, checks); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -25,8 +25,8 @@ type proc struct {
 // startKernel starts opts.Kernel on connPath in work, in a process group of its own (the
 // programs a cell starts are killed with it), confined to work and connPath's directory when
 // opts.Confine is set. Its environment is new: HOME and TMPDIR in work, the memory limit, and
-// the model's location if the grader has one set.
-func startKernel(ctx context.Context, opts Options, work, connPath string) (*proc, error) {
+// the model's location if the grader has one set, and env.
+func startKernel(ctx context.Context, opts Options, work, connPath string, env ...string) (*proc, error) {
 	if len(opts.Kernel) == 0 {
 		return nil, errors.New("grade: no kernel command")
 	}
@@ -42,6 +42,7 @@ func startKernel(ctx context.Context, opts Options, work, connPath string) (*pro
 		"GPTNOTES_MEMORY_LIMIT=" + strconv.FormatInt(opts.Memory, 10),
 		"GOMAXPROCS=" + threads, "OPENBLAS_NUM_THREADS=" + threads,
 	}
+	cmd.Env = append(cmd.Env, env...)
 	for _, k := range []string{"GPTNOTES_MODEL", "GPT2_WEIGHTS"} {
 		if v := os.Getenv(k); v != "" {
 			if abs, err := filepath.Abs(v); err == nil {

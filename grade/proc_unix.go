@@ -7,8 +7,12 @@ import (
 	"syscall"
 )
 
-// ownGroup makes cmd the leader of a new process group, so killGroup reaches what it starts.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// ownGroup makes cmd the leader of a new process group, so killGroup reaches what it starts,
+// that dies with the grader where the platform can (dieWithParent).
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
+}
 
 // interrupt sends the kernel SIGINT, which stops its running cell.
 func (p *proc) interrupt() { syscall.Kill(p.cmd.Process.Pid, syscall.SIGINT) }

@@ -32,11 +32,24 @@ func Write(dir string, against string, checks []Check, results []*Result) error 
 		if err := feedback.Execute(&b, r); err != nil {
 			return fmt.Errorf("grade: feedback for %s: %w", r.Student, err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "feedback", r.Student+".html"), []byte(b.String()), 0o644); err != nil {
+		page := filepath.Join(dir, "feedback", filepath.FromSlash(r.Student)+".html") // "a/alice" → feedback/a/alice.html
+		if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+			return fmt.Errorf("grade: %w", err)
+		}
+		if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("grade: %w", err)
 		}
 	}
 	return nil
+}
+
+// inert keeps a spreadsheet from reading a CSV field as a formula: a field that begins with
+// = + - @ or a tab or carriage return gets a ' before it, as OWASP's advice on CSV injection has it.
+func inert(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 func writeCSV(path string, results []*Result) error {
@@ -48,7 +61,7 @@ func writeCSV(path string, results []*Result) error {
 	w.Write([]string{"student", "exercise", "points", "max_points", "message"})
 	for _, r := range results {
 		for _, g := range r.Grades {
-			w.Write([]string{r.Student, g.Exercise, fmt.Sprint(g.Points), fmt.Sprint(g.Max), g.Message})
+			w.Write([]string{inert(r.Student), inert(g.Exercise), fmt.Sprint(g.Points), fmt.Sprint(g.Max), inert(g.Message)})
 		}
 	}
 	w.Flush()
@@ -108,19 +121,24 @@ func Summary(against string, checks []Check, results []*Result) string {
 		if r.Stopped != "" {
 			notes = append(notes, "stopped: "+r.Stopped)
 		}
+		notes = append(notes, r.Warnings...)
 		fmt.Fprintf(&b, "| %s | %g / %g | %s |\n", cell(r.Student), got, of, cell(strings.Join(notes, "; ")))
 	}
 	return b.String()
 }
 
-// cell makes s fit in one cell of a Markdown table.
+// cell makes s, text a submission may have chosen, fit in one cell of a Markdown table as
+// text: no HTML (& < > as entities), no emphasis, code or link, no column break.
 func cell(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
+	s = markdownText.Replace(s)
 	if len(s) > 300 {
 		s = s[:300] + "…"
 	}
 	return s
 }
+
+var markdownText = strings.NewReplacer("\n", " ", "\r", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"|", `\|`, "\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
 
 // pngURL is a display's PNG as a data: URL, or "" when it has none (or it is not base64).
 func pngURL(o kernel.Output) template.URL {
@@ -163,6 +181,7 @@ pre { white-space: pre-wrap; margin: 0.3rem 0; padding: 0.5rem; border-radius: 4
 <h1>{{.Student}}</h1>
 {{if .Skipped}}<p class="verdict fail">Not graded: {{.Skipped}}</p>{{else}}
 <p>{{total .}} points.{{if .Stopped}} The run stopped: {{.Stopped}}.{{end}}</p>
+{{range .Warnings}}<p class="note">{{.}}</p>{{end}}
 {{range .Steps}}
 {{if eq .Type "code"}}<pre class="code">{{.Source}}</pre>
 {{if not .Ran}}{{if .Source}}<p class="skipped">not run</p>{{end}}{{end}}

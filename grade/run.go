@@ -25,9 +25,17 @@ type Options struct {
 	// (Confine) to its own two directories. See ConfineAvailable.
 	Confine     bool
 	CellTimeout time.Duration // per cell, e.g. time.Minute: then the cell is interrupted
-	Memory      int64         // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
-	Jobs        int           // kernels at once, e.g. runtime.NumCPU()
-	Threads     int           // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
+	// NotebookTimeout is each submission's time budget, e.g. 10 * time.Minute: the cell
+	// running when it ends is interrupted, and no cell after it runs. 0: none.
+	NotebookTimeout time.Duration
+	Memory          int64 // the kernel's memory limit in bytes (GPTNOTES_MEMORY_LIMIT); 0: none
+	Jobs            int   // kernels at once, e.g. runtime.NumCPU()
+	Threads         int   // GOMAXPROCS of each kernel, e.g. NumCPU / Jobs
+	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
+	// calls one does not compile. Off, as for practice, answers may call the library.
+	Exam bool
+	// reserved is Reserved's list when Exam is set, for the kernel (GPTNOTES_RESERVED).
+	reserved []string
 }
 
 // interruptGrace is how long a cell past its time limit has to stop once interrupted before the
@@ -39,13 +47,14 @@ const (
 
 // A Result is one submission graded.
 type Result struct {
-	Student string
-	Path    string
-	Skipped error     // why nothing ran (the file is not a notebook), nil when it ran
-	Steps   []RanStep // every cell, with what it showed
-	Grades  []Grade   // one per check of the original, in the original's order
-	Stopped string    // why the run ended before its last cell, "" when it did not
-	Elapsed time.Duration
+	Student  string
+	Path     string
+	Skipped  error     // why nothing ran (the file is not a notebook), nil when it ran
+	Warnings []string  // what was read in place of what could not be (Notebook.Warnings)
+	Steps    []RanStep // every cell, with what it showed
+	Grades   []Grade   // one per check of the original, in the original's order
+	Stopped  string    // why the run ended before its last cell, "" when it did not
+	Elapsed  time.Duration
 }
 
 // A RanStep is a Step after the run.
@@ -71,10 +80,11 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 	start := time.Now()
 	r := &Result{Student: student, Path: path}
 	defer func() { r.Elapsed = time.Since(start) }()
-	data, err := os.ReadFile(path)
+	data, err := readSubmission(path)
 	if err == nil {
 		var nb *Notebook
 		if nb, err = ParseNotebook(data); err == nil {
+			r.Warnings = nb.Warnings
 			for _, s := range Plan(checks, nb) {
 				r.Steps = append(r.Steps, RanStep{Step: s})
 			}
@@ -87,7 +97,7 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 		}
 		return r
 	}
-	r.Stopped = r.execute(ctx, opts, data, filepath.Base(path))
+	r.Stopped = r.execute(ctx, opts, newSeal(checks), data, filepath.Base(path))
 	byID := map[string]Grade{}
 	for i := range r.Steps {
 		s := &r.Steps[i]
@@ -115,9 +125,27 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 	return r
 }
 
+// readSubmission reads a submission that is a regular file, not a symbolic link: a link
+// would be graded as its target, which may be another's notebook or the teacher's. (A link in
+// the folders above it is the teacher's own layout, and followed.)
+func readSubmission(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, fmt.Errorf("grade: %w", err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		return nil, fmt.Errorf("grade: %s is a symbolic link (to %s), not a notebook: submit the file itself", path, target)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("grade: %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	return os.ReadFile(path)
+}
+
 // execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
 // only a copy of the notebook. It returns why it stopped before the end, "" if it did not.
-func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, name string) (stopped string) {
+func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook []byte, name string) (stopped string) {
 	work, err := os.MkdirTemp("", "gptnotes-grade-")
 	if err != nil {
 		return "grade: " + err.Error()
@@ -138,7 +166,8 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 		return "grade: " + err.Error()
 	}
 
-	p, err := startKernel(ctx, opts, work, connPath)
+	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key,
+		"GPTNOTES_RESERVED="+strings.Join(opts.reserved, ","))
 	if err != nil {
 		return "the kernel did not start: " + err.Error()
 	}
@@ -151,13 +180,27 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 	}
 	defer c.Close()
 
+	var deadline time.Time
+	if opts.NotebookTimeout > 0 {
+		deadline = time.Now().Add(opts.NotebookTimeout)
+	}
+	kept := 0 // bytes of outputs kept so far
 	for i := range r.Steps {
 		s := &r.Steps[i]
 		if s.Type != "code" || strings.TrimSpace(s.Source) == "" {
 			continue
 		}
+		limit := opts.CellTimeout
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return fmt.Sprintf("cell %d: the notebook ran past its time budget of %s", i+1, opts.NotebookTimeout)
+			}
+			limit = min(limit, left)
+		}
 		s.Ran = true
-		fatal := p.runCell(c, s, opts.CellTimeout)
+		fatal := p.runCell(c, s, seal, limit)
+		kept = keepOutputs(s, kept)
 		if fatal != "" {
 			return fmt.Sprintf("cell %d: %s", i+1, fatal)
 		}
@@ -165,18 +208,57 @@ func (r *Result) execute(ctx context.Context, opts Options, notebook []byte, nam
 	return ""
 }
 
-// runCell runs one step, interrupting it past limit and killing the kernel if it then does
-// not stop. It sets the step's outputs and failure, and returns why the kernel is gone, if it is.
-func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal string) {
+// MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback
+// page: past it, a cell's outputs are replaced by a line that says so (the kernel's client
+// already keeps at most MaxOutputText and MaxOutputData of each cell).
+const MaxKept = 8 << 20
+
+// keepOutputs drops s's outputs when, with the kept bytes before it, they pass MaxKept, and
+// returns the bytes kept now.
+func keepOutputs(s *RanStep, kept int) int {
+	n := 0
+	for _, o := range s.Outputs {
+		n += len(o.Text) + len(o.EValue)
+		for _, line := range o.Traceback {
+			n += len(line)
+		}
+		for _, v := range o.Data {
+			if text, ok := v.(string); ok {
+				n += len(text)
+			} else {
+				n += 1 << 10 // a JSON value: counted as 1 KiB
+			}
+		}
+	}
+	if kept+n > MaxKept {
+		s.Outputs = []kernel.Output{{Type: kernel.MsgStream, Name: "stderr",
+			Text: fmt.Sprintf("[this cell's %d bytes of output dropped: the notebook's outputs passed %d bytes]\n", n, MaxKept)}}
+		return kept
+	}
+	return kept + n
+}
+
+// runCell runs one step, a check sealed (verdict.go), interrupting it past limit and killing
+// the kernel if it then does not stop. It sets the step's outputs and failure, and returns why
+// the kernel is gone, if it is.
+func (p *proc) runCell(c *kernel.Client, s *RanStep, seal seal, limit time.Duration) (fatal string) {
 	var interrupted atomic.Bool
 	t := time.AfterFunc(limit, func() { interrupted.Store(true); p.interrupt() })
 	defer t.Stop()
 	errHung := fmt.Errorf("ran past the time limit of %s and did not stop when interrupted: the kernel was killed", limit)
 	ctx, cancel := context.WithTimeoutCause(p.ctx, limit+interruptGrace, errHung)
 	defer cancel()
-	run, err := c.Execute(ctx, s.Source)
+	src := s.Source
+	if s.Check != nil {
+		src = seal.source(s.Check)
+	}
+	run, err := c.Execute(ctx, src)
+	reached := false
 	if run != nil {
 		s.Outputs = run.Outputs
+		if s.Check != nil {
+			s.Outputs, reached = seal.takeVerdict(s.Check, run.Outputs)
+		}
 	}
 	if err != nil {
 		if ctx.Err() == nil {
@@ -195,6 +277,8 @@ func (p *proc) runCell(c *kernel.Client, s *RanStep, limit time.Duration) (fatal
 		s.Failure = fmt.Sprintf("ran past the time limit of %s and was interrupted", limit)
 	case run.Status != "ok":
 		s.Failure = errorText(run)
+	case s.Check != nil && !reached:
+		s.Failure = "the check did not reach its end (its last line is not the grader's)"
 	}
 	return ""
 }

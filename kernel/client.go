@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -58,8 +59,8 @@ func Dial(ctx context.Context, conn ConnectionInfo) (*Client, error) {
 	c := &Client{
 		signer:  signer{key: []byte(conn.Key)},
 		session: newID(),
-		shell:   zmq4.NewDealer(sctx),
-		iopub:   zmq4.NewSub(sctx),
+		shell:   zmq4.NewDealer(sctx, zmq4.WithDialerMaxRetries(-1)),
+		iopub:   zmq4.NewSub(sctx, zmq4.WithDialerMaxRetries(-1)),
 		shellIn: make(chan *Message, 64),
 		iopubIn: make(chan *Message, 1024),
 		stop:    stop,
@@ -68,11 +69,15 @@ func Dial(ctx context.Context, conn ConnectionInfo) (*Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("kernel: client: subscribe: %w", err)
 	}
+	// The sockets retry a connection until the kernel is listening (a loaded machine may take
+	// seconds to start one), or until ctx ends, which stops them.
+	unwatch := context.AfterFunc(ctx, stop)
+	defer unwatch()
 	for _, s := range []struct {
 		sock zmq4.Socket
 		port int
 	}{{c.shell, conn.ShellPort}, {c.iopub, conn.IOPubPort}} {
-		if err := s.sock.Dial(conn.endpoint(s.port)); err != nil {
+		if err := s.sock.Dial("capped+" + conn.endpoint(s.port)); err != nil { // wirecap.go
 			c.Close()
 			return nil, fmt.Errorf("kernel: client: connect to %s: %w", conn.endpoint(s.port), err)
 		}
@@ -169,6 +174,10 @@ func (c *Client) waitReady(ctx context.Context) error {
 // the last stream output says so. A cell that prints without end cannot fill the client's memory.
 const MaxOutputText = 1 << 20
 
+// MaxOutputData is how much of one cell's displays (display_data, execute_result) Execute keeps,
+// counted as their JSON; the rest is dropped, with a stderr line that says so.
+const MaxOutputData = 16 << 20
+
 // Execute runs code and returns, once the kernel has replied and gone idle, the reply's status
 // and the cell's outputs. When ctx ends first it returns what came so far with ctx's cause;
 // the cell may still be running (interrupt the kernel, or kill it).
@@ -181,6 +190,7 @@ func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
 	}
 	run := &Execution{}
 	text, truncated := 0, false
+	data, dropped := 0, false
 	replied, idle := false, false
 	for !replied || !idle {
 		select {
@@ -207,6 +217,18 @@ func (c *Client) Execute(ctx context.Context, code string) (*Execution, error) {
 			}
 			if m.ParentHeader == nil || m.ParentHeader.MsgID != req.MsgID {
 				continue
+			}
+			if t := m.Header.MsgType; t == MsgDisplayData || t == MsgExecuteResult {
+				raw, _ := m.Content.(json.RawMessage)
+				if dropped || data+len(raw) > MaxOutputData {
+					if !dropped {
+						run.Outputs = append(run.Outputs, Output{Type: MsgStream, Name: "stderr",
+							Text: fmt.Sprintf("[display output past %d bytes dropped]\n", MaxOutputData)})
+						dropped = true
+					}
+					continue
+				}
+				data += len(raw)
 			}
 			var o struct {
 				Name           string         `json:"name"`

@@ -10,7 +10,8 @@
 // callback.go (comm requests served like cells, for widgets); memlimit.go (the memory limit
 // that stops a runaway cell); gc.go (the collector's target over a long session); engine.go
 // (what the session provides); client.go (the client side of the same wire, with which
-// `gptnotes grade` drives a kernel).
+// `gptnotes grade` drives a kernel); wirecap.go (the client's transports, which refuse a frame
+// larger than it can hold).
 //
 // Usage, as cmd/gptnotes runs it:
 //

@@ -19,15 +19,17 @@ func init() {
 }
 
 func runGrade(args []string) error {
-	fs := newFlags("grade", "--against NOTEBOOK [--out DIR] [--timeout-cell D] [--memory N] [--jobs N] SUBMISSIONS…",
+	fs := newFlags("grade", "--against NOTEBOOK [--out DIR] [--timeout-cell D] [--timeout-notebook D] [--memory N] [--jobs N] [--exam] SUBMISSIONS…",
 		"Runs each submitted notebook on a fresh kernel, in its own process and temporary directory, with\n"+
 			"the check cells of NOTEBOOK (the notebook the class was given) in place of the submission's,\n"+
 			"and writes DIR/grades.csv, DIR/summary.md and DIR/feedback/STUDENT.html.")
 	against := fs.String("against", "", "the original notebook, whose check cells (nbgrader grade cells) are run")
 	out := fs.String("out", "grades", "where to write grades.csv, summary.md and feedback/")
 	timeout := fs.Duration("timeout-cell", time.Minute, "a cell's time limit: then it is interrupted, and 5 s later the kernel is killed")
+	budget := fs.Duration("timeout-notebook", 10*time.Minute, "a submission's time budget: then its running cell is interrupted and no later cell runs (0: none)")
 	memory := fs.String("memory", "2GiB", "each kernel's memory limit (GPTNOTES_MEMORY_LIMIT), e.g. 512MiB or 2GiB")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "submissions graded at once")
+	exam := fs.Bool("exam", false, "reserve the library functions the checks call for the checks: an answer may not call them")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,11 +46,13 @@ func runGrade(args []string) error {
 		return err
 	}
 	opts := grade.Options{
-		Kernel:      []string{exe, "kernel"},
-		CellTimeout: *timeout,
-		Memory:      limit,
-		Jobs:        max(*jobs, 1),
-		Threads:     max(runtime.NumCPU()/max(*jobs, 1), 1),
+		Kernel:          []string{exe, "kernel"},
+		CellTimeout:     *timeout,
+		NotebookTimeout: *budget,
+		Memory:          limit,
+		Jobs:            max(*jobs, 1),
+		Threads:         max(runtime.NumCPU()/max(*jobs, 1), 1),
+		Exam:            *exam,
 	}
 	if err := grade.ConfineAvailable(); err != nil {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)

@@ -76,6 +76,7 @@ func init() {
 		"OpenSafetensors":        reflect.ValueOf(gpt.OpenSafetensors),
 		"OpenTokenized":          reflect.ValueOf(gpt.OpenTokenized),
 		"Positions":              reflect.ValueOf(gpt.Positions),
+		"Preset":                 reflect.ValueOf(gpt.Preset),
 		"Presets":                reflect.ValueOf(&gpt.Presets).Elem(),
 		"Pretrained":             reflect.ValueOf(gpt.Pretrained),
 		"Ranked":                 reflect.ValueOf(gpt.Ranked),

