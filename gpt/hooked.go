@@ -99,17 +99,24 @@ func (m *Model) runHooked(op string, batch [][]int, hooks []Hook, keep func(stri
 
 // forwardCachedHooked is ForwardCached with hooks: the hooked forward of the new
 // positions ids against the keys and values cached in c, to which it appends theirs. It
-// returns the logits (V) of the last new position. What the hooks see is in generate.go.
-func (m *Model) forwardCachedHooked(c *KVCache, ids []int, hooks []Hook) ([]float32, error) {
+// returns the logits (V) of the last new position and, when keep is not nil, the cache of
+// the activations it keeps: (1, n, …) for the n new positions, and (1, NH, n, pos0+n) for the
+// scores and the pattern, the new queries' rows over every key. What the hooks see is in
+// generate.go.
+func (m *Model) forwardCachedHooked(c *KVCache, ids []int, hooks []Hook, keep func(string) bool) ([]float32, *ActivationCache, error) {
 	const op = "generate with hooks"
 	if err := m.checkCached(op, c, ids); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkHookNames(m.Config, op, hooks); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n, V := len(ids), m.Config.VocabSize
-	h := &hookRun{cfg: m.Config, op: op, B: 1, T: n, pos0: c.n, hooks: hooks}
+	h := &hookRun{cfg: m.Config, op: op, B: 1, T: n, pos0: c.n, hooks: hooks, keep: keep}
+	if keep != nil {
+		h.cache = &ActivationCache{Config: m.Config, B: 1, T: n, model: m, acts: map[string]*Activation{},
+			IDs: [][]int{append([]int(nil), ids...)}}
+	}
 	a := newActivations(m.Config, 1, n, false)
 	r := h.run(m, a)
 	r.kv = c
@@ -117,10 +124,10 @@ func (m *Model) forwardCachedHooked(c *KVCache, ids []int, hooks []Hook) ([]floa
 	logits := make([]float32, n*V) // (1, n, V): the hooks see every new position's
 	r.final(logits, a.lnf, nil, nil, x, n)
 	if h.err != nil {
-		return nil, h.err
+		return nil, nil, h.err
 	}
 	c.n += n
-	return logits[(n-1)*V:], nil
+	return logits[(n-1)*V:], h.cache, nil
 }
 
 // checkHookNames returns an error for a hook with no function or whose name or pattern
