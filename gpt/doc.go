@@ -45,6 +45,7 @@
 //	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
 //	kvcache.go     the KV cache: one slab of keys and values per sequence
 //	generate.go    Generator: one token per Step, cached or not
+//	record.go      Generator.Record: what a cached generation computed, at absolute positions
 //	stalecache.go  CompareCrop: the stale-cache bug (a cache cropped by shifting) beside the fix
 //	sample.go      temperature, top-k, top-p: from logits to the next token
 //	policy.go      Policy: the sampling settings as one value that prints itself
