@@ -25,6 +25,10 @@ import (
 //	ln_f, logits  as LayerNorm and the products: the logits are bfloat16 values
 //	KV cache      the rounded keys and values, stored in bfloat16 (kvcache.go)
 //
+// The forward applies it as one policy (run.at in run.go): every tensor the table of
+// hookpoints.go marks as an op's output is rounded as the line that computed it hands it
+// over; the fused kernels round inside where attention's steps do.
+//
 // That is what PyTorch computes for model.to(torch.bfloat16) on a CPU, op by op:
 // tests/bf16_compare.py gives each of PyTorch's ops our bf16 inputs and finds the same
 // output in the median for every product, the attention and the residual adds. Two of

@@ -1,37 +1,50 @@
 package gpt
 
-// blockForward runs one transformer block over N = B·T positions, pre-LayerNorm as in
-// GPT-2 (nanoGPT's Block.forward):
+// block is one transformer block, pre-LayerNorm as in GPT-2 (nanoGPT's Block.forward), over
+// the residual stream x (B, T, C); it returns the block's output, a.residual3:
 //
-//	residual2 = x + attn.c_proj(attention(attn.c_attn(ln_1(x))))
-//	residual3 = residual2 + mlp.c_proj(gelu(mlp.c_fc(ln_2(residual2))))
+//	resid_mid  = resid_pre + attn.c_proj(attention(attn.c_attn(ln_1(resid_pre))))
+//	resid_post = resid_mid + mlp.c_proj(gelu(mlp.c_fc(ln_2(resid_mid))))
 //
-// a holds the block's outputs and saved activations (see activations in model.go); x is
-// (N, C) and may be the same buffer as a.residual3 (inference reuses one set of buffers for
-// every block). attend fills a.atty (and a.att when training) from a.qkv: the uncached
-// forward attends within each sequence, the cached one against the KV cache. round is
-// applied to every op's output: nothing in fp32, rounding to bfloat16 in BF16.
-func blockForward(a layerActs, x []float32, w *Block, attend func(atty, att, qkv []float32),
-	round func([]float32), N, C int) {
-	layernormForward(a.ln1, a.ln1Mean, a.ln1Rstd, x, w.Ln1W, w.Ln1B, N, C)
-	round(a.ln1[:N*C])
-	conv1D(a.qkv, a.ln1, w.CAttnW, w.cAttnW16, w.CAttnB, N, C, 3*C)
-	round(a.qkv[:N*3*C])
-	attend(a.atty, a.att, a.qkv)
-	round(a.atty[:N*C])
-	conv1D(a.attproj, a.atty, w.AttnCProjW, w.attnCProjW16, w.AttnCProjB, N, C, C)
-	round(a.attproj[:N*C])
+// Each line that computes a tensor of the table (hookpoints.go) hands it to r.at. a holds
+// the block's outputs and what the backward pass reads (activations in model.go); x may be
+// a.residual3 itself (inference reuses one set of buffers for every block).
+func (r *run) block(l int, w *Block, x []float32, a layerActs) []float32 {
+	N, C := r.B*r.T, r.cfg.Channels
+	if r.fresh {
+		r.steps = nil
+	}
+	r.at(l, "hook_resid_pre", x)
+	r.layerNorm(l, "ln1.", a.ln1, a.ln1Mean, a.ln1Rstd, x, w.Ln1W, w.Ln1B, N)
+	r.attention(l, w, a)
 	residualForward(a.residual2, x, a.attproj, N*C)
-	round(a.residual2[:N*C])
+	r.at(l, "hook_resid_mid", a.residual2)
 
-	layernormForward(a.ln2, a.ln2Mean, a.ln2Rstd, a.residual2, w.Ln2W, w.Ln2B, N, C)
-	round(a.ln2[:N*C])
-	conv1D(a.fch, a.ln2, w.CFcW, w.cFcW16, w.CFcB, N, C, 4*C)
-	round(a.fch[:N*4*C])
-	geluForward(a.fchGelu, a.fch, N*4*C)
-	round(a.fchGelu[:N*4*C])
-	conv1D(a.fcproj, a.fchGelu, w.MlpCProjW, w.mlpCProjW16, w.MlpCProjB, N, 4*C, C)
-	round(a.fcproj[:N*C])
+	mlpIn := r.copyIf(l, "hook_mlp_in", a.residual2)
+	r.layerNorm(l, "ln2.", a.ln2, a.ln2Mean, a.ln2Rstd, mlpIn, w.Ln2W, w.Ln2B, N)
+	r.mlp(l, w, a)
 	residualForward(a.residual3, a.residual2, a.fcproj, N*C)
-	round(a.residual3[:N*C])
+	r.at(l, "hook_resid_post", a.residual3)
+	return a.residual3
+}
+
+// copyIf hands a copy of x to r.at as the tensor called site, when the model's config turns
+// that hook point on and the watcher asks for it, and returns what the next step reads: the
+// copy, or x itself (as TransformerLens's "mlp_in = resid_mid if not use_hook_mlp_in else
+// hook_mlp_in(resid_mid.clone())").
+func (r *run) copyIf(l int, site string, x []float32) []float32 {
+	if !sites[site].isHook(r.cfg) || r.wants == nil || !r.wants(l, site) {
+		if r.watch != nil {
+			r.watch(l, site, x) // the same tensor: the Stepper's name for it, no op
+		}
+		return x
+	}
+	b := r.bufs()
+	if b.mlpIn == nil {
+		b.mlpIn = make([]float32, len(x))
+	}
+	c := b.mlpIn[:len(x)]
+	copy(c, x)
+	r.at(l, site, c)
+	return c
 }

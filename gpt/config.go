@@ -12,6 +12,12 @@ type Config struct {
 	Layers    int // L, e.g. 12 transformer blocks
 	Heads     int // NH, e.g. 12 attention heads per block
 	Channels  int // C, e.g. 768; the head size HS is C/NH
+
+	// HookMLPIn adds the hook point blocks.l.hook_mlp_in, as TransformerLens's
+	// use_hook_mlp_in does: ln_2 reads a copy of hook_resid_mid, so a hook that changes it
+	// changes what the MLP sees and not the residual stream. It changes no weight and is
+	// not saved with the model.
+	HookMLPIn bool
 }
 
 // The four sizes OpenAI released, and small teaching sizes that train on a laptop.

@@ -13,24 +13,27 @@
 //	config.go      Config and the presets (Small … XL, Tiny, Mini, Gopher); the parameter counts
 //	params.go      Params: every weight in one slab, with views named after the checkpoint
 //	init.go        GPT-2's initialisation, the residual projections scaled by 1/√(2L)
+//	hookpoints.go  the table of the forward's tensors: TransformerLens's names, shapes, one
+//	               sentence each, which ones bf16 rounds, and the Stepper's op for each
+//	run.go         one forward, ways to run it: run.at on every line, the precision policy
 //	embed.go       wte + wpe: token and position embeddings, and their backward
-//	layernorm.go   LayerNorm (ln_1, ln_2, ln_f), forward and backward
+//	layernorm.go   LayerNorm (ln_1, ln_2, ln_f): its three steps, the fused kernel, backward
 //	matmul.go      the Conv1D products (c_attn, c_proj, c_fc) and the tied output layer
-//	attention.go   causal self-attention, forward, cached and backward
-//	mlp.go         GELU, the MLP's nonlinearity
+//	attention.go   causal self-attention: its steps (q, k, v, scores, mask, pattern, z), the
+//	               fused kernel, cached and backward
+//	mlp.go         the MLP's steps (c_fc, GELU, c_proj); GELU and its backward
 //	residual.go    the residual stream: x + attn(…), x + mlp(…)
-//	block.go       one transformer block, pre-LayerNorm, from the ops above
+//	block.go       one transformer block, pre-LayerNorm, from the steps above
 //	model.go       Model and Forward: embeddings, the blocks, ln_f, the logits
-//	hookpoints.go  the activations' names (TransformerLens's), shapes and one sentence each
 //	activation.go  Activation: one named activation, with its shape and statistics
-//	hooked.go      the hooked forward: the readable ops, stopping at every hook point; RunWithHooks
+//	hooked.go      the forward run with hooks: RunWithHooks, and the watcher the cache uses
 //	cache.go       RunWithCache and ActivationCache: names, shapes, sizes, Save
 //	lens.go        the logit lens: ln_f and the unembedding on every layer's residual stream
 //	attribution.go direct logit attribution: each head's share of one logit
 //	layermap.go    LayerMap: one number per layer and head, or layer and position
 //	ablation.go    HeadAblation: zero- or mean-ablate each head, the change in loss or a logit
 //	patching.go    ActivationPatching: clean into corrupted, layer × position
-//	stepper.go     Stepper: the forward of one sequence performed one op at a time
+//	stepper.go     Stepper: the same forward paused after each op, its ops read from the table
 //	stepper_html.go the Stepper in a cell: the block diagram, the op and its output
 //	loss.go        softmax and cross-entropy, and their backward
 //	backward.go    Backward: the blocks in reverse, every *Backward beside its forward
@@ -42,6 +45,7 @@
 //	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
 //	kvcache.go     the KV cache: one slab of keys and values per sequence
 //	generate.go    Generator: one token per Step, cached or not
+//	record.go      Generator.Record: what a cached generation computed, at absolute positions
 //	stalecache.go  CompareCrop: the stale-cache bug (a cache cropped by shifting) beside the fix
 //	sample.go      temperature, top-k, top-p: from logits to the next token
 //	policy.go      Policy: the sampling settings as one value that prints itself
@@ -84,7 +88,8 @@
 //	b := m.WithPrecision(gpt.BF16)        // 2 bytes per parameter, no fp32 copy; activations rounded to bf16
 //	g, err := gpt.ResidualGrowth(gpt.Config{VocabSize: 1024, BlockSize: 64, Layers: 48, Heads: 12, Channels: 768}, 1, true, 64)
 //
-// Speed: each step of the forward and backward is written here as plain loops, and one
+// Speed: each step of the forward and backward is written here as plain loops (the forward
+// once, for Forward, the hooked runs and the Stepper alike), and one
 // branch away (fast.go) runs a fast kernel from gpt/internal/fast that computes the same
 // thing: a blocked AVX2 sgemm of our own where the CPU has AVX2 and FMA, gemv kernels that
 // stream the weights of a one-row product once (in bf16 at 2 bytes a weight), the bf16

@@ -1,5 +1,23 @@
 package gpt
 
+// embed is the residual stream's start for the ids (B·T tokens, row after row): each
+// token's row of wte plus its position's, (B, T, C) in r.a.encoded. Block 0 takes it as its
+// hook_resid_pre.
+func (r *run) embed(ids []int) []float32 {
+	N, C := r.B*r.T, r.cfg.Channels
+	x := r.a.encoded[:N*C]
+	if r.fused() {
+		r.m.embed(x, ids, r.pos0, r.B, r.T)
+		return x
+	}
+	tok, pos := make([]float32, N*C), make([]float32, N*C) // (B, T, C) each
+	r.m.embedRows(tok, pos, ids, r.pos0, r.B, r.T)
+	r.at(-1, "hook_embed", tok)
+	r.at(-1, "hook_pos_embed", pos)
+	residualForward(x, tok, pos, N*C)
+	return x
+}
+
 // encoderForward adds each token's row of the token table to its position's row of the
 // position table (llm.c's encoder_forward; nanoGPT's tok_emb + pos_emb):
 //
@@ -60,5 +78,32 @@ func encoderBackward(dwte, dwpe, dout []float32, ids []int, B, T, C int) {
 				pos[i] += g
 			}
 		}
+	}
+}
+
+// embedRows writes each token's row of wte into tok and each position's row of wpe into
+// pos, both (B, T, C), for positions pos0 … pos0+T-1, from the model's tables in its
+// precision.
+func (m *Model) embedRows(tok, pos []float32, ids []int, pos0, B, T int) {
+	C := m.Config.Channels
+	row := func(dst []float32, table []float32, table16 []uint16, i int) {
+		if m.Precision == BF16 {
+			for c, h := range table16[i*C : (i+1)*C] {
+				dst[c] = bf16ToFloat32(h)
+			}
+			return
+		}
+		copy(dst, table[i*C:(i+1)*C])
+	}
+	var wte, wpe []float32
+	var wte16, wpe16 []uint16
+	if m.Precision == BF16 {
+		wte16, wpe16 = m.w16.wte, m.w16.wpe
+	} else {
+		wte, wpe = m.Params.Wte, m.Params.Wpe
+	}
+	for n, id := range ids {
+		row(tok[n*C:(n+1)*C], wte, wte16, id)
+		row(pos[n*C:(n+1)*C], wpe, wpe16, pos0+n%T)
 	}
 }

@@ -96,6 +96,13 @@ type Generator struct {
 	// Model.
 	Hooks []Hook
 
+	// Record names the activations a cached run keeps of every position it forwards, by
+	// name or pattern ("**": every hook point), stitched at their absolute positions:
+	// Recorded returns them as RunWithCache over the same tokens would. Only with Cached
+	// and Model; a crop of the window starts the record afresh.
+	Record   []string
+	recorded []recordedStep // the record, one cached step at a time
+
 	lm      LanguageModel
 	sampler *Sampler
 	ids     []int     // (n) the prompt, then the generated tokens
@@ -192,6 +199,16 @@ func (g *Generator) check() error {
 		}
 		if err := checkHookNames(g.Model.Config, "generator", g.Hooks); err != nil {
 			return err
+		}
+	}
+	if len(g.Record) > 0 {
+		if !g.Cached || g.Model == nil {
+			return fmt.Errorf("gpt: generator: Record needs the cached mode and a *Model")
+		}
+		for _, p := range g.Record {
+			if !matchAny(p, HookNames(g.Model.Config)) {
+				return fmt.Errorf("gpt: generator: Record %q matches no hook point (see gpt.HookNames)", p)
+			}
 		}
 	}
 	if g.Model != nil && g.Window > g.Model.Config.BlockSize {
@@ -301,8 +318,19 @@ func (g *Generator) forwardCached(start int) ([]float32, int, error) {
 	}
 	n := len(g.ids)
 	forward := m.ForwardCached
-	if len(g.Hooks) > 0 {
-		forward = func(c *KVCache, ids []int) ([]float32, error) { return m.forwardCachedHooked(c, ids, g.Hooks) }
+	if len(g.Hooks) > 0 || len(g.Record) > 0 {
+		forward = func(c *KVCache, ids []int) ([]float32, error) {
+			var keep func(string) bool
+			if len(g.Record) > 0 {
+				keep = func(name string) bool { return matchedByAny(name, g.Record) }
+			}
+			pos0 := c.Len()
+			logits, step, err := m.forwardCachedHooked(c, ids, g.Hooks, keep)
+			if err == nil && step != nil {
+				g.record(pos0, step)
+			}
+			return logits, err
+		}
 	}
 	if start != g.start && g.StaleCrop && g.cache.Len() > 0 {
 		// The bug: drop the oldest keys and values as they are, forward the newest token.

@@ -82,14 +82,12 @@ func ResidualGrowth(cfg Config, seed uint64, scaled bool, T int) (Growth, error)
 	blockTensors := blk.Tensors[2 : 2+tensorsPerBlock]
 	g := Growth{Config: cfg, Seed: seed, Scaled: scaled, T: T, Ratio: []float64{1}}
 	x := a.encoded
-	attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, cfg.Heads, false) }
+	r := &run{cfg: cfg, B: 1, T: T, a: a} // fp32, nobody watching: the model's forward
 	for l := 0; l < L; l++ {
 		for _, t := range blockTensors {
 			initTensor(rng, t, residStd)
 		}
-		la := a.layer(0, C, cfg.Heads)
-		blockForward(la, x, &blk.H[0], attend, func([]float32) {}, T, C)
-		x = la.residual3
+		x = r.block(l, &blk.H[0], x, a.layer(0, C, cfg.Heads))
 		norms := rowNorms(x, T, C)
 		var mean float64
 		for t := range norms {

@@ -109,7 +109,7 @@ func (c *KVCache) full16(l int) (k, v []uint16) {
 // It is an error to push past c.Cap(), or an id outside the vocabulary.
 func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	cfg := m.Config
-	C, V, NH := cfg.Channels, cfg.VocabSize, cfg.Heads
+	C, V := cfg.Channels, cfg.VocabSize
 	n, pos0 := len(ids), c.n
 	if err := m.checkCached("forward cached", c, ids); err != nil {
 		return nil, err
@@ -121,44 +121,13 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	}
 	a.N, a.T = n, n // use the first n rows of buffers that may be larger
 
-	round := m.rounder()
-	m.embed(a.encoded, ids, pos0, 1, n)
-	round(a.encoded[:n*C])
-	x := a.encoded
-	for l := 0; l < cfg.Layers; l++ {
-		la := a.layer(l, C, NH)
-		attend := func(atty, _, qkv []float32) {
-			// Append this step's keys and values, then attend over everything cached.
-			if c.Precision == BF16 {
-				kc, vc := c.full16(l)
-				for t := 0; t < n; t++ {
-					for i := 0; i < C; i++ { // exact: qkv holds bfloat16 values
-						kc[(pos0+t)*C+i] = float32ToBF16(qkv[t*3*C+C+i])
-						vc[(pos0+t)*C+i] = float32ToBF16(qkv[t*3*C+2*C+i])
-					}
-				}
-				attentionCached16(atty, qkv, kc, vc, n, pos0, C, NH)
-				return
-			}
-			kc, vc := c.full(l)
-			for t := 0; t < n; t++ {
-				copy(kc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+C:t*3*C+2*C])
-				copy(vc[(pos0+t)*C:(pos0+t+1)*C], qkv[t*3*C+2*C:t*3*C+3*C])
-			}
-			attentionCached(atty, qkv, kc, vc, n, pos0, C, NH, m.Precision == BF16)
-		}
-		blockForward(la, x, m.block(l), attend, round, n, C)
-		x = la.residual3
-	}
+	r := m.newRun(a, 1, n)
+	r.pos0, r.kv = pos0, c
+	x := r.forward(ids)
 	c.n += n
 
-	last := a.lnf[:C]
-	lnfW, lnfB := m.finalNorm()
-	layernormForward(last, nil, nil, x[(n-1)*C:n*C], lnfW, lnfB, 1, C)
-	round(last)
 	logits := make([]float32, V)
-	m.logits(logits, last, 1)
-	round(logits)
+	r.final(logits, a.lnf[:C], nil, nil, x[(n-1)*C:n*C], 1)
 	return logits, nil
 }
 

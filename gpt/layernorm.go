@@ -9,22 +9,79 @@ import (
 // lnEps is GPT-2's LayerNorm epsilon.
 const lnEps = 1e-5
 
-// layernormForward normalises each row of inp to mean 0 and variance 1, then scales and
-// shifts it (llm.c's layernorm_forward):
+// layerNorm is LayerNorm (ln_1, ln_2 or ln_f, by prefix) on N rows of x (N, C), into out,
+// in three steps, each with its name in the table:
+//
+//	scale      = √(var(x) + 1e-5)        prefix+"hook_scale"       (N, 1)
+//	normalized = (x − mean(x)) / scale   prefix+"hook_normalized"  (N, C)
+//	out        = normalized·weight + bias   prefix+"out"           (N, C)
+//
+// mean and rstd (N), when not nil, receive the mean and 1/scale for the backward pass. out
+// may be x. Fused (fast.go), it is layernormForward: one pass over each row.
+func (r *run) layerNorm(l int, prefix string, out, mean, rstd, x, weight, bias []float32, N int) {
+	s := lnSites[prefix]
+	C := r.cfg.Channels
+	if r.fused() {
+		layernormForward(out, mean, rstd, x, weight, bias, N, C)
+		r.at(l, s.out, out[:N*C])
+		return
+	}
+	b := r.bufs()
+	scale, normalized := b.scale[:N], b.normalized[:N*C]
+	mu := make([]float64, N)
+	for n := 0; n < N; n++ {
+		row := x[n*C : (n+1)*C]
+		mu[n] = sum64(row) / float64(C)
+		scale[n] = float32(math.Sqrt(sumSquaredDev64(row, mu[n])/float64(C) + lnEps))
+	}
+	r.at(l, s.scale, scale)
+	for n := 0; n < N; n++ {
+		mf, rs := float32(mu[n]), 1/scale[n]
+		for i, v := range x[n*C : (n+1)*C] {
+			normalized[n*C+i] = (v - mf) * rs
+		}
+		if mean != nil {
+			mean[n], rstd[n] = mf, rs
+		}
+	}
+	r.at(l, s.normalized, normalized)
+	for n := 0; n < N; n++ {
+		o, nr := out[n*C:(n+1)*C], normalized[n*C:(n+1)*C]
+		for i := range o {
+			o[i] = nr[i]*weight[i] + bias[i]
+		}
+	}
+	r.at(l, s.out, out[:N*C])
+}
+
+// lnSites are the names of a LayerNorm's three tensors in the table, by its prefix.
+var lnSites = map[string]struct{ scale, normalized, out string }{
+	"ln1.":      {"ln1.hook_scale", "ln1.hook_normalized", "ln1.out"},
+	"ln2.":      {"ln2.hook_scale", "ln2.hook_normalized", "ln2.out"},
+	"ln_final.": {"ln_final.hook_scale", "ln_final.hook_normalized", "ln_final.out"},
+}
+
+// layernormForward is LayerNorm as one kernel (llm.c's layernorm_forward): each row of inp
+// normalised to mean 0 and variance 1, then scaled and shifted, in one pass:
 //
 //	out        (N, C)
 //	mean, rstd (N)      saved for the backward pass; nil when not training
 //	inp        (N, C)
 //	weight, bias (C)
 //
-// Rows are independent and, on the fast side, split over the cores.
+// Its fast side splits the rows over the cores; its readable side is run.layerNorm's steps.
 func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
-	parallel(N, 64, func(lo, hi int) {
+	if !useFast {
+		r := &run{cfg: Config{Channels: C}, B: 1, T: N}
+		r.layerNorm(-1, "ln_final.", out, mean, rstd, inp, weight, bias, N)
+		return
+	}
+	fast.Chunks(N, 64, func(lo, hi int) {
 		layernormRows(out, mean, rstd, inp, weight, bias, lo, hi, C)
 	})
 }
 
-// layernormRows is layernormForward on rows lo…hi-1.
+// layernormRows is layernormForward's fast side on rows lo…hi-1.
 func layernormRows(out, mean, rstd, inp, weight, bias []float32, lo, hi, C int) {
 	for n := lo; n < hi; n++ {
 		x := inp[n*C : (n+1)*C]

@@ -6,8 +6,17 @@ import (
 	"github.com/gptnotes/gptnotes/gpt/internal/fast"
 )
 
-// The MLP of a block is c_fc (C → 4C), GELU, c_proj (4C → C); the two products are
-// matmulForward calls in block.go. This file holds the nonlinearity.
+// mlp is the MLP sublayer of block l on ln_2's output a.ln2, up to its write to the
+// stream, a.fcproj: c_fc (C → 4C), GELU, c_proj (4C → C).
+func (r *run) mlp(l int, w *Block, a layerActs) {
+	N, C := r.B*r.T, r.cfg.Channels
+	conv1D(a.fch, a.ln2, w.CFcW, w.cFcW16, w.CFcB, N, C, 4*C)
+	r.at(l, "mlp.hook_pre", a.fch)
+	geluForward(a.fchGelu, a.fch, N*4*C)
+	r.at(l, "mlp.hook_post", a.fchGelu)
+	conv1D(a.fcproj, a.fchGelu, w.MlpCProjW, w.mlpCProjW16, w.MlpCProjB, N, 4*C, C)
+	r.at(l, "hook_mlp_out", a.fcproj)
+}
 
 // geluForward applies GELU in its tanh approximation, as OpenAI's GPT-2 and Hugging Face
 // do (llm.c's gelu_forward), both (N):

@@ -190,7 +190,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 	if err != nil {
 		return nil, err
 	}
-	C, V, NH, N := cfg.Channels, cfg.VocabSize, cfg.Heads, B*T
+	C, V, N := cfg.Channels, cfg.VocabSize, B*T
 	keep := targets != nil
 	a := m.acts
 	if a == nil || a.B != B || a.T != T || a.keep != keep {
@@ -201,19 +201,9 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 	for _, row := range batch {
 		ids = append(ids, row...)
 	}
-	round := m.rounder()
-	m.embed(a.encoded, ids, 0, B, T)
-	round(a.encoded)
+	r := m.newRun(a, B, T)
+	x := r.forward(ids)
 
-	x := a.encoded
-	for l := 0; l < cfg.Layers; l++ {
-		la := a.layer(l, C, NH)
-		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, B, T, C, NH, m.Precision == BF16) }
-		blockForward(la, x, m.block(l), attend, round, N, C)
-		x = la.residual3
-	}
-
-	lnfW, lnfB := m.finalNorm()
 	out := &Output{B: B, T: T, V: V, Loss: float32(math.NaN())}
 	if lastOnly {
 		// Only the last position of each row: ln_f and the output layer on B rows.
@@ -221,19 +211,13 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 		for b := 0; b < B; b++ {
 			copy(last[b*C:(b+1)*C], x[(b*T+T-1)*C:(b*T+T)*C])
 		}
-		layernormForward(last, nil, nil, last, lnfW, lnfB, B, C)
-		round(last)
 		out.T = 1
 		out.Logits = make([]float32, B*V)
-		m.logits(out.Logits, last, B)
-		round(out.Logits)
+		r.final(out.Logits, last, nil, nil, last, B)
 		return out, nil
 	}
-	layernormForward(a.lnf, a.lnfMean, a.lnfRstd, x, lnfW, lnfB, N, C)
-	round(a.lnf)
 	out.Logits = make([]float32, N*V)
-	m.logits(out.Logits, a.lnf, N)
-	round(out.Logits)
+	r.final(out.Logits, a.lnf, a.lnfMean, a.lnfRstd, x, N)
 	if targets != nil {
 		tg := make([]int, 0, N)
 		for _, row := range targets {

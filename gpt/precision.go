@@ -21,14 +21,3 @@ func (p Precision) String() string {
 	}
 	return "Precision(?)"
 }
-
-// The accessors below hide the precision from the forward passes: in FP32 they return the
-// parameter views and do no rounding.
-
-// rounder returns the function applied to every op's output.
-func (m *Model) rounder() func([]float32) {
-	if m.Precision == BF16 {
-		return roundBF16
-	}
-	return func([]float32) {}
-}

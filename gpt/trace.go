@@ -56,7 +56,7 @@ func (m *Model) Trace(ids []int, opts TraceOptions) (*Trace, error) {
 	C, NH, V := cfg.Channels, cfg.Heads, cfg.VocabSize
 	tr := &Trace{Config: cfg, Precision: m.Precision, IDs: append([]int(nil), ids...), Position: pos}
 	a := newActivations(cfg, 1, T, false)
-	round := m.rounder()
+	r := m.newRun(a, 1, T)
 	record := func(x []float32) {
 		norms := rowNorms(x, T, C)
 		var mean float64
@@ -68,19 +68,16 @@ func (m *Model) Trace(ids []int, opts TraceOptions) (*Trace, error) {
 	}
 
 	start := time.Now()
-	m.embed(a.encoded, ids, 0, 1, T)
-	round(a.encoded)
+	x := r.embed(ids)
+	r.at(0, "hook_resid_pre", x) // the precision policy, before the norms are taken (block 0 applies it again, to the same effect)
 	tr.Stages = append(tr.Stages, Stage{"embedding", time.Since(start)})
 	record(a.encoded)
 
-	x := a.encoded
 	for l := 0; l < cfg.Layers; l++ {
 		start := time.Now()
 		la := a.layer(l, C, NH)
-		attend := func(atty, att, qkv []float32) { attentionForward(atty, att, qkv, 1, T, C, NH, m.Precision == BF16) }
-		blockForward(la, x, m.block(l), attend, round, T, C)
+		x = r.block(l, m.block(l), x, la)
 		tr.Stages = append(tr.Stages, Stage{fmt.Sprintf("block %d", l+1), time.Since(start)})
-		x = la.residual3
 		record(x)
 		heads := make([][]float32, NH)
 		for h := range heads {
@@ -90,13 +87,8 @@ func (m *Model) Trace(ids []int, opts TraceOptions) (*Trace, error) {
 	}
 
 	start = time.Now()
-	last := a.lnf[:C]
-	lnfW, lnfB := m.finalNorm()
-	layernormForward(last, nil, nil, x[(T-1)*C:T*C], lnfW, lnfB, 1, C)
-	round(last)
 	tr.Logits = make([]float32, V)
-	m.logits(tr.Logits, last, 1)
-	round(tr.Logits)
+	r.final(tr.Logits, a.lnf[:C], nil, nil, x[(T-1)*C:T*C], 1)
 	tr.Stages = append(tr.Stages, Stage{"ln_f + output layer", time.Since(start)})
 	return tr, nil
 }
