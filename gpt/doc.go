@@ -44,6 +44,7 @@
 //	trainer.go     Trainer: one Step is forward, backward, clip, AdamW
 //	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
 //	kvcache.go     the KV cache: one slab of keys and values per sequence
+//	tally.go       Tally: the positions a model forwarded and the caches it made
 //	generate.go    Generator: one token per Step, cached or not
 //	record.go      Generator.Record: what a cached generation computed, at absolute positions
 //	stalecache.go  CompareCrop: the stale-cache bug (a cache cropped by shifting) beside the fix

@@ -23,6 +23,7 @@ type KVCache struct {
 // model's precision: CacheBytes(m.Config, BlockSize, 4 or 2) bytes.
 func (m *Model) NewCache() *KVCache {
 	c := m.Config
+	m.tally.Caches++
 	numbers := 2 * c.Layers * c.BlockSize * c.Channels
 	if m.Precision == BF16 {
 		return &KVCache{Config: c, Precision: BF16, data16: make([]uint16, numbers)}
@@ -120,6 +121,8 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 		m.cached = a
 	}
 	a.N, a.T = n, n // use the first n rows of buffers that may be larger
+	m.tally.Positions += n
+	m.tally.Cached += n
 
 	r := m.newRun(a, 1, n)
 	r.pos0, r.kv = pos0, c

@@ -17,6 +17,7 @@ type Model struct {
 
 	acts   *activations // buffers of the last Forward, reused when B, T and mode match
 	cached *activations // buffers of ForwardCached
+	tally  Tally        // the positions forwarded and the caches made (tally.go)
 
 	Grads *Params   // gradients of the loss after Backward, laid out like Params (backward.go)
 	gacts *gradActs // the backward pass's buffers
@@ -191,6 +192,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 		return nil, err
 	}
 	C, V, N := cfg.Channels, cfg.VocabSize, B*T
+	m.tally.Positions += N
 	keep := targets != nil
 	a := m.acts
 	if a == nil || a.B != B || a.T != T || a.keep != keep {

@@ -6,9 +6,11 @@ a grader (`gptnotes grade`, nbgrader) counts as not passed.
 The cells come from notebooks/src/*.md through notebooks/build.py: the solutions notebook's
 cells run in order in one kernel (for the walk-through notebooks, only the cells the exercises
 need: SETUP names them); before each answer cell's solution, the blank and then each mistake (a
-substitution into the solution) run with the check cell after them. The checks of package
-gpt/check (check.CachedLoop, check.BF16, …) have their own Go tests for every mistake they
-recognise; here they run end to end through the kernel with one mistake each."""
+substitution into the solution), then any other right answer (ALSO_RIGHT, which must pass),
+run with the check cell after them, each check RUNS times: a check gives one answer the same
+verdict every time. Every graded check has at least three mistakes, the ones students make. The
+checks of package gpt/check (check.CachedLoop, check.BF16, …) have their own Go tests for every
+mistake they recognise; here they run end to end through the kernel."""
 import importlib.util
 
 import pytest
@@ -22,7 +24,10 @@ SOURCES = ROOT / "notebooks" / "src"
 SETUP = {
     "00-go-in-a-notebook": ['fmt.Println("Hello from Go!")', "\ngpt.Greedy"],
     "01-tokenizer": ["gpt.Pretrained()", "small, err := tokenizer.Train(paragraph", "gpt2 := tokenizer.MustGPT2()"],
+    "02-five-decisions": ["gpt.Pretrained()"],
     "03-training-is-one-call": ["gpt.Pretrained()", "gpt.OpenTokenized(", "gpt.NewTrainer("],
+    "03a-attention-step-by-step": ["gpt.Pretrained()", "ids := tok.Encode(prompt)", "_, attn, err := model.RunWithCache(",
+                                   "func headOf("],
     "04-the-generation-loop": ["gpt.Pretrained()", "prompt := tok.Encode(text)[:11]"],
     "05-same-weights-different-bugs": ["gpt.Pretrained()"],
     "06-sampling-policy": ["gpt.Pretrained()", "greedyText, err := gpt.NewGenerator("],
@@ -37,6 +42,10 @@ MISTAKES = {
          'not yet: commas(-123456) should be "-123,456"; you have "-,123,456"'),
         ("a comma before the first group", "i > 0; i -= 3", "i >= 0; i -= 3",
          'not yet: commas(999) should be "999"; you have ",999"'),
+        ("the groups counted from the left", "for i := len(s) - 3; i > 0; i -= 3", "for i := 3; i < len(s); i += 4",
+         'not yet: commas(1000) should be "1,000"; you have "100,0"'),
+        ("one comma only", "i > 0; i -= 3", "i > 0 && i >= len(s)-4; i -= 3",
+         'not yet: commas(1000000) should be "1,000,000"; you have "1000,000"'),
     ],
     # 01: encoding one chunk by replaying the merges, and decoding by undoing them.
     "encode-chunk": [
@@ -44,12 +53,42 @@ MISTAKES = {
          "not yet: the paragraph's tokenizer, chunk \" gopher\": Encode gives [278]; you have [275 104 282]"),
         ("characters, not bytes", "for _, b := range []byte(chunk)", "for _, b := range chunk",
          "not yet: the paragraph's tokenizer, chunk \" héllo\": Encode gives [32 104 195 169 108 108 111]; you have [32 104 233 108 108 111]"),
+        ("the most frequent pair first", ("ids := []int{}", "ok && (best < 0 || r < best)"),
+         ("ids := []int{}\n\tpairOf := func(r int) tokenizer.Pair { return tokenizer.Pair{Left: merges[r].Left, Right: merges[r].Right} }",
+          "ok && (best < 0 || tokenizer.PairCounts(ids)[pairOf(r)] > tokenizer.PairCounts(ids)[pairOf(best)] || tokenizer.PairCounts(ids)[pairOf(r)] == tokenizer.PairCounts(ids)[pairOf(best)] && r < best)"),
+         "not yet: GPT-2's tokenizer, chunk \" possesses\": Encode gives [22194]; you have [1426 8448 8448]"),
+        ("one merge only", "ids = tokenizer.Merge(ids, tokenizer.Pair{Left: m.Left, Right: m.Right}, m.ID)",
+         "return tokenizer.Merge(ids, tokenizer.Pair{Left: m.Left, Right: m.Right}, m.ID)",
+         "not yet: the paragraph's tokenizer, chunk \"The\": Encode gives [279]; you have [84 257]"),
     ],
     "decode": [
         ("the right part first", "append(unfold(m.Left), unfold(m.Right)...)", "append(unfold(m.Right), unfold(m.Left)...)",
-         "not yet: the paragraph's tokenizer, the ids [279 "),
+         "Decode gives \"The gopher's tunnels sank under the garden.\"; you have \"ehTrehpog 'sslennut  snak nuedreht nedrag .\""),
         ("the ids taken for the bytes", "return []byte{byteOf[id]}", "return []byte{byte(id)}",
          "not yet: GPT-2's tokenizer, the ids [15496 995 0 383 16985 877 338 22642 13]: Decode gives \"Hello world! The gardener's tunnels.\"; you have"),
+        ("one level unfolded only", "return append(unfold(m.Left), unfold(m.Right)...)",
+         "return []byte{byteOf[m.Left], byteOf[m.Right]}",
+         "Decode gives \"The gopher's tunnels sank under the garden.\"; you have \"T\\x00\\x00\\x00's\\x00s sank under"),
+    ],
+    # 02: LayerNorm and GELU (gpt/check names each mistake).
+    "layernorm": [
+        ("the unbiased variance", "variance /= float64(len(x))", "variance /= float64(len(x) - 1)",
+         "It gives what a known mistake gives: the unbiased variance"),
+        ("no epsilon", "math.Sqrt(variance+1e-5)", "math.Sqrt(variance)",
+         "It gives what a known mistake gives: no epsilon"),
+        ("epsilon outside the square root", "1 / math.Sqrt(variance+1e-5)", "1 / (math.Sqrt(variance) + 1e-5)",
+         "It gives what a known mistake gives: epsilon outside the square root"),
+        ("weight and bias left out", "*weight[i] + bias[i]", "",
+         "It gives what a known mistake gives: weight and bias left out"),
+    ],
+    "gelu": [
+        ("the exact GELU", "0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))",
+         "0.5 * v * (1 + math.Erf(v/math.Sqrt2))", "It gives what a known mistake gives: the exact GELU"),
+        ("the cubic term left out", "(v+0.044715*v*v*v)", "v",
+         "It gives what a known mistake gives: the cubic term left out"),
+        ("the ½ left out", "0.5 * v * (1", "v * (1", "It gives what a known mistake gives: the ½ left out"),
+        ("ReLU", "return float32(0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v))))",
+         "return float32(math.Max(0, v))", "It gives what a known mistake gives: ReLU"),
     ],
     # 03: one position's loss, and the learning-rate schedule.
     "cross-entropy": [
@@ -59,6 +98,10 @@ MISTAKES = {
         ("the max subtracted but not added back", "- maxLogit - math.Log(sum)", "- math.Log(sum)",
          "not yet: position 0, after \"func\", the next token \" main\": Forward's loss is"),
         ("log p, not −log p", "return -logProb", "return logProb", "not yet: position 0, after \"func\", the next token \" main\": Forward's loss is"),
+        ("logits[0] for the max", "for _, v := range logits {\n\t\tmaxLogit = math.Max(maxLogit, float64(v))\n\t}", "",
+         "not yet: the logits [0 990 999 1000], target 2: the loss is 1.31329; you have +Inf"),
+        ("the max started at 0", "maxLogit := float64(logits[0])", "maxLogit := 0.0",
+         "not yet: the logits [-1000 -999 -1010 -2000], target 0: the loss is 1.31327; you have -Inf"),
     ],
     "lr-schedule": [
         ("the warm-up from 0", "float64(step+1) / float64(warmup+1)", "float64(step) / float64(warmup)",
@@ -70,22 +113,82 @@ MISTAKES = {
          "float64(step) / float64(decay)",
          "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 100: the rate is 0.0006; you have 0.00058679"),
     ],
+    # 03a: one head's attention in four steps (check.Head on this prompt; MaskedSoftmax and
+    # Attention on the checker's own).
+    "attn-scores": [
+        ("no 1/√HS", "s[i][j] = dot / float32(math.Sqrt(float64(HS)))", "s[i][j] = dot",
+         "attn.scores, on this cell's 18 positions: differs first at query 0, key 0"),
+        ("divided by HS, not √HS", "s[i][j] = dot / float32(math.Sqrt(float64(HS)))", "s[i][j] = dot / float32(HS)",
+         "attn.scores, on this cell's 18 positions: differs first at query 0, key 0"),
+        ("q and k swapped, the matrix transposed", "dot += q[i][c] * k[j][c]", "dot += q[j][c] * k[i][c]",
+         "attn.scores, on this cell's 18 positions: differs first at query 0, key 1"),
+    ],
+    "attn-mask": [
+        ("the mask on the wrong triangle", "if j > i {", "if j < i {",
+         "attn.hook_attn_scores, on this cell's 18 positions"),
+        ("the diagonal masked too", "if j > i {", "if j >= i {",
+         "differs first at query 0, key 0: yours -Inf"),
+        ("masked with 0", "s[i][j] = float32(math.Inf(-1))", "s[i][j] = 0",
+         "differs first at query 0, key 1: yours 0, the model's -Inf"),
+    ],
+    "attn-softmax": [
+        ("no max-subtraction", "e := math.Exp(float64(x) - maxScore)", "e := math.Exp(float64(x))",
+         "It gives what a known mistake gives: no max-subtraction"),
+        ("the max started at 0", "maxScore := math.Inf(-1)", "maxScore := 0.0",
+         "every score minus 1000 (a shift softmax ignores, but exp(−1000) is 0 for every key): differs first at head 2, query 0, key 0: yours NaN"),
+        ("the row not normalised", "p[i][j] = float32(float64(p[i][j]) / sum)", "p[i][j] = float32(float64(p[i][j]))",
+         "attn.hook_pattern, on this cell's 18 positions: differs first at query 1"),
+    ],
+    "attn-z": [
+        ("the pattern transposed", "for j, w := range p[i] {", "for j := range p[i] {\n\t\t\tw := p[j][i]",
+         "attn.hook_z, on this cell's 18 positions: differs first at position 0"),
+        ("the query's own position left out", "for j, w := range p[i] {", "for j, w := range p[i][:i] {",
+         "attn.hook_z, on this cell's 18 positions: differs first at position 0"),
+        ("the sum not accumulated", "z[i][c] += w * x", "z[i][c] = w * x",
+         "attn.hook_z, on this cell's 18 positions: differs first at position 0"),
+    ],
     "ex01-count-pairs": [
         ("overlapping pairs skipped", "i+1 < len(ids); i++", "i+1 < len(ids); i += 2",
          "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {3 1}:1]"),
+        ("the last pair missed", "i+1 < len(ids); i++", "i+2 < len(ids); i++",
+         "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {2 3}:1 {3 1}:1]"),
+        ("a pair and its reverse counted as one", "counts[tokenizer.Pair{Left: ids[i], Right: ids[i+1]}]++",
+         "counts[tokenizer.Pair{Left: min(ids[i], ids[i+1]), Right: max(ids[i], ids[i+1])}]++",
+         "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:2 {1 3}:1 {2 3}:1]"),
+        ("each pair counted once", "counts[tokenizer.Pair{Left: ids[i], Right: ids[i+1]}]++",
+         "counts[tokenizer.Pair{Left: ids[i], Right: ids[i+1]}] = 1",
+         "the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {2 3}:1 {3 1}:1]"),
     ],
     "ex02-merge-pair": [
         ("the merged pair's second id kept", "out = append(out, id)\n\t\t\ti++", "out = append(out, id)",
          "[1 2 3 1 2] with (1, 2) → 256 gives [256 3 256]; you have [256 2 3 256 2]"),
+        ("the last id dropped", "if i+1 < len(ids) && ids[i] == pair.Left && ids[i+1] == pair.Right {",
+         "if i+1 >= len(ids) {\n\t\t\tbreak\n\t\t}\n\t\tif ids[i] == pair.Left && ids[i+1] == pair.Right {",
+         "[5 5 5] with (5, 5) → 256 gives [256 5]; you have [256]"),
+        ("the pair's ids the wrong way round", "ids[i] == pair.Left && ids[i+1] == pair.Right", "ids[i] == pair.Right && ids[i+1] == pair.Left",
+         "[1 2 3 1 2] with (1, 2) → 256 gives [256 3 256]; you have [1 2 3 1 2]"),
+        ("ids changed in place", "out := []int{}", "out := ids[:0]",
+         "merging [1 2 3 1 2] changed ids to"),
     ],
     "ex03-param-count": [
         ("the final LayerNorm forgotten", "L*block + 2*C", "L*block",
          "GPT-2 small (L 12, C 768, V 50257, block 1024) has 124,439,808 parameters; you have 124,438,272"),
+        ("the output layer counted again (untied)", "V*C + T*C", "2*V*C + T*C",
+         "GPT-2 small (L 12, C 768, V 50257, block 1024) has 124,439,808 parameters; you have 163,037,184"),
+        ("one LayerNorm a block", "block := 2*C + (C*3*C", "block := (C*3*C",
+         "GPT-2 small (L 12, C 768, V 50257, block 1024) has 124,439,808 parameters; you have 124,421,376"),
+        ("the biases forgotten", "(C*3*C + 3*C) + (C*C + C) + 2*C + (C*4*C + 4*C) + (4*C*C + C)",
+         "(C*3*C) + (C*C) + 2*C + (C*4*C) + (4*C*C)",
+         "GPT-2 small (L 12, C 768, V 50257, block 1024) has 124,439,808 parameters; you have 124,356,864"),
     ],
     "ex04-untied": [
         ("a bias counted", "gpt.Small.VocabSize * gpt.Small.Channels",
          "gpt.Small.VocabSize*gpt.Small.Channels + gpt.Small.VocabSize",
          "you have 38,647,633; the output layer maps C channels to V scores"),
+        ("the block size for the vocabulary", "gpt.Small.VocabSize * gpt.Small.Channels",
+         "gpt.Small.BlockSize * gpt.Small.Channels", "you have 786,432; the output layer"),
+        ("the untied total, not the difference", "gpt.Small.VocabSize * gpt.Small.Channels",
+         "gpt.Small.NumParamsUntied()", "you have 163,037,184; the output layer"),
     ],
     "ex05-softmax": [
         ("softmax without max-subtraction", "math.Exp(float64(l)/T - maxv)", "math.Exp(float64(l)/T)",
@@ -95,19 +198,35 @@ MISTAKES = {
          "at T = 0.5, the logits after \"func main() {\": your probabilities add up to 2; want 1"),
         ("temperature ignored", "float64(l)/T", "float64(l)",
          "at T = 0.5, the logits after \"func main() {\": token"),
+        ("the max of the logits, not of logit/T", "maxv = math.Max(maxv, float64(l)/T)", "maxv = math.Max(maxv, float64(l))",
+         "at T = 0.5, the logits [1000 999 990 0]: your probabilities add up to NaN; want 1"),
     ],
     "ex06-argmax": [
         ("the last of equal logits", "if l > logits[best]", "if l >= logits[best]",
          "argmax([1 3 3]) is 1 (on a tie, the lowest index); you have 2"),
+        ("the smallest logit", "if l > logits[best]", "if l < logits[best]",
+         "after \"func main() {\" the largest logit is token"),
+        ("the largest compared with 0, not with the best so far", ("best := 0\n", "if l > logits[best]"),
+         ("best, top := 0, float32(0)\n", "if l > top {\n\t\t\ttop = l\n\t\t}\n\t\tif l > top"),
+         "after \"func main() {\" the largest logit is token 10's; you have 0"),
     ],
     "ex07-nucleus": [
         ("temperature ignored", "softmaxT(logits, T)", "softmaxT(logits, 1)",
          "at T = 0.5, p = 0.9 the set after \"func main() {\" has"),
+        ("stopping before the token that reaches p", "n++\n\t\tmass += q\n\t\tif mass >= p {\n\t\t\tbreak\n\t\t}",
+         "if mass+q >= p {\n\t\t\tbreak\n\t\t}\n\t\tn++\n\t\tmass += q",
+         "at T = 1, p = 0.9 the set after \"func main() {\" has"),
+        ("not sorted", "sort.Sort(sort.Reverse(sort.Float64Slice(probs)))", "",
+         "at T = 1, p = 0.9 the set after \"func main() {\" has"),
+        ("sorted smallest first", "sort.Sort(sort.Reverse(sort.Float64Slice(probs)))", "sort.Float64s(probs)",
+         "at T = 1, p = 0.9 the set after \"func main() {\" has"),
     ],
     "ex08-entropy": [
         ("temperature ignored", "softmaxT(logits, T)", "softmaxT(logits, 1)",
          "after \"func main() {\" the entropy at T = 0.5 is"),
         ("nats, not bits", "math.Log2(q)", "math.Log(q)",
+         "after \"func main() {\" the entropy at T = 1 is"),
+        ("the sign left out", "h -= q * math.Log2(q)", "h += q * math.Log2(q)",
          "after \"func main() {\" the entropy at T = 1 is"),
     ],
     "ex09-positions": [
@@ -115,18 +234,37 @@ MISTAKES = {
          "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 35,456 and 267"),
         ("uncached positions off by one", "uncached += prompt + i", "uncached += prompt + i + 1",
          "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 35,712 and 266"),
+        ("the cached loop counted as one position a token", "cached = prompt + newTokens - 1", "cached = newTokens",
+         "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 35,456 and 256"),
+        ("the uncached loop counted as the prompt each step", "uncached += prompt + i", "uncached += prompt",
+         "11 prompt tokens and 256 new ones: 35,456 positions uncached and 266 cached; you have 2,816 and 266"),
     ],
     "ex10-cache-bytes": [
         ("the budget hard-coded to 1,024 positions", "2 * cfg.Layers * positions * cfg.Channels",
          "2 * cfg.Layers * 1024 * cfg.Channels",
          "GPT-2 small with positions = 1 and 2 bytes a number needs 36,864 bytes (2·L·positions·C·bytes); you have 37,748,736"),
+        ("keys only, no values", "return 2 * cfg.Layers", "return cfg.Layers",
+         "GPT-2 small with positions = 1 and 2 bytes a number needs 36,864 bytes (2·L·positions·C·bytes); you have 18,432"),
+        ("the bytes a number left out", "* cfg.Channels * bytesPerNumber", "* cfg.Channels",
+         "GPT-2 small with positions = 1 and 2 bytes a number needs 36,864 bytes (2·L·positions·C·bytes); you have 18,432"),
+        ("the heads for the channels", "* cfg.Channels * bytesPerNumber", "* cfg.Heads * bytesPerNumber",
+         "GPT-2 small with positions = 1 and 2 bytes a number needs 36,864 bytes (2·L·positions·C·bytes); you have 576"),
     ],
     "ex11-greedy-loop": [
         ("one step too many", "i < n; i++", "i <= n; i++", "twelve greedy steps after"),
+        ("the last token alone as the context", "m.NextLogits(context)", "m.NextLogits(context[len(context)-1:])",
+         "twelve greedy steps after"),
+        ("the prompt as the context every step", "m.NextLogits(context)", "m.NextLogits(prompt)",
+         "twelve greedy steps after"),
     ],
     "ex12-divergence": [
         ("steps counted from 0", "return i + 1", "return i",
          "[1 2 3] and [1 2 4] part at step 3 (counting from 1; 0 if never); you have 2"),
+        ("the shorter one's end counted as a split", "\treturn 0\n}", "\treturn min(len(a), len(b)) + 1\n}",
+         "[1 2] and [1 2 3] part at step 0 (counting from 1; 0 if never); you have 3"),
+        ("the last difference, not the first", ("for i := 0; i < len(a) && i < len(b); i++ {", "return i + 1\n\t\t}\n\t}"),
+         ("last := 0\n\tfor i := 0; i < len(a) && i < len(b); i++ {", "last = i + 1\n\t\t}\n\t}\n\tif last > 0 {\n\t\treturn last\n\t}"),
+         "[1 2 3 4] and [1 9 3 8] part at step 2 (counting from 1; 0 if never); you have 4"),
     ],
     # 04: the cached loop (gpt/check), and the window loop against the Generator.
     "cached-loop": [
@@ -136,12 +274,25 @@ MISTAKES = {
         ("the prompt forwarded again at each step", "m.ForwardCached(cache, []int{argmax(logits)})",
          "m.ForwardCached(cache, append(append([]int(nil), prompt...), argmax(logits)))",
          "differs first at step 1, token"),
+        ("a fresh cache and the whole context every step", ("logits, err := m.ForwardCached(cache, prompt)", "if logits, err = m.ForwardCached(cache, []int{argmax(logits)})"),
+         ("ids := append([]int(nil), prompt...)\n\tlogits, err := m.ForwardCached(cache, prompt)",
+          "ids = append(ids, argmax(logits))\n\t\t\tcache = m.NewCache()\n\t\t\tif logits, err = m.ForwardCached(cache, ids)"),
+         "It gives what a known mistake gives: a fresh cache at every step, the whole context forwarded again into it"),
+        ("the logits from NextLogits, the cache filled beside", ("logits, err := m.ForwardCached(cache, prompt)", "if logits, err = m.ForwardCached(cache, []int{argmax(logits)})"),
+         ("ids := append([]int(nil), prompt...)\n\tlogits, err := m.ForwardCached(cache, prompt)",
+          "ids = append(ids, argmax(logits))\n\t\t\tif _, err = m.ForwardCached(cache, ids[len(ids)-1:]); err != nil {\n\t\t\t\tpanic(err)\n\t\t\t}\n\t\t\tif logits, err = m.NextLogits(ids)"),
+         "It gives what a known mistake gives: the logits taken from NextLogits"),
+        ("the last token forwarded too", ("if i > 0 { // feed back", "stepLogits = append(stepLogits, logits)\n\t}"),
+         ("if false { // feed back", "stepLogits = append(stepLogits, logits)\n\t\tif logits, err = m.ForwardCached(cache, []int{argmax(logits)}); err != nil {\n\t\t\tpanic(err)\n\t\t}\n\t}"),
+         "one more than needed"),
     ],
     "window-loop": [
         ("one token too many kept", "ids = ids[len(ids)-keep:]", "ids = ids[len(ids)-keep-1:]",
-         "not yet: window "),
+         "not yet: window 24, keep 24: token 31 is 112 (\"p\"); you have 10"),
         ("the cache not refilled after the crop", "cache = m.NewCache()\n\t\t\tlogits, err = m.ForwardCached(cache, ids)",
-         "logits, err = m.ForwardCached(cache, []int{next})", "not yet: window 24, keep 24: "),
+         "logits, err = m.ForwardCached(cache, []int{next})", "not yet: window 24, keep 24: token 19 is 354"),
+        ("the crop one token late", "if len(ids) > window {", "if len(ids) > window+1 {",
+         "not yet: window 24, keep 16: token 19 is 698"),
     ],
     # 05: rounding to bf16 (gpt/check), and a split-K sum.
     "bf16-round": [
@@ -149,6 +300,8 @@ MISTAKES = {
          "It gives what a known mistake gives: truncation"),
         ("ties away from zero", "b += 0x7fff + (b>>16)&1", "b += 0x8000",
          "It gives what a known mistake gives: ties away from zero"),
+        ("no case for NaN", "if b&0x7fffffff > 0x7f800000 {", "if false {",
+         "It gives what a known mistake gives: ties to even without a case for NaN"),
     ],
     "split-k": [
         ("the parts ignored", "size := K / parts", "size, parts := K, 1",
@@ -156,24 +309,51 @@ MISTAKES = {
         ("the sums in float64", ("var partial float32", "partial += a[k] * b[k]", "total += partial"),
          ("var partial float64", "partial += float64(a[k] * b[k])", "total += float32(partial)"),
          "not yet: K = 768, parts = "),
+        ("the rest of K dropped", "if p == parts-1 {\n\t\t\thi = K\n\t\t}", "",
+         "not yet: K = 1000, parts = 3: the split-K sum is"),
     ],
     # 06: a seeded sampler (gpt/check), and FirstRepeat.
     "sampler": [
         ("temperature ignored", "probs[v] = math.Exp((float64(l) - float64(logits[best])) / p.Temperature)",
          "probs[v] = math.Exp(float64(l) - float64(logits[best]))",
          "It gives what a known mistake gives: the temperature ignored"),
+        ("top-k keeping k+1 tokens", "kept = kept[:p.TopK]", "kept = kept[:p.TopK+1]",
+         "It gives what a known mistake gives: top-k keeping k+1 tokens"),
+        ("top-p stopping one token early", "kept = kept[:i+1]", "kept = kept[:max(i, 1)]",
+         "It gives what a known mistake gives: top-p stopping one token early"),
+        ("the draw not renormalised", "u, cum, last := rng.Float64()*mass, 0.0, kept[0]",
+         "u, cum, last := rng.Float64(), 0.0, kept[0]",
+         "It gives what a known mistake gives: the draw not renormalised"),
     ],
     "first-repeat": [
         ("an overlapping earlier occurrence missed", "for j := 0; j < i; j++", "for j := 0; j+n <= i; j++",
-         "not yet: in "),
+         "not yet: in [5 5 5 5], spans of 2 first repeat at 1, 1 back; you have 2, 2 back"),
+        ("the span compared one token short", "for k := 0; k < n; k++", "for k := 0; k < n-1; k++",
+         "spans of 1 first repeat at 9, 4 back; you have 1, 1 back"),
+        ("the span's last position", "return i, i - j", "return i + n - 1, i - j",
+         "spans of 2 first repeat at 9, 4 back; you have 10, 4 back"),
     ],
     "ex13-causal-mask": [
         ("the mask on the wrong triangle", "for j := t + 1; j < len(scores[t]); j++", "for j := 0; j < t; j++",
          "T = 4: query 0 must not see key 1 (a later token), but its score is 1; want -Inf"),
         ("the diagonal masked too", "for j := t + 1;", "for j := t;",
          "T = 1: query 0 sees key 0 (itself or an earlier token), so its score stays 0; you have -Inf"),
+        ("masked with 0", "scores[t][j] = math.Inf(-1)", "scores[t][j] = 0",
+         "T = 4: query 0 must not see key 1 (a later token), but its score is 0; want -Inf"),
+        ("one key of the future left", "for j := t + 1;", "for j := t + 2;",
+         "T = 4: query 0 must not see key 1 (a later token), but its score is 1; want -Inf"),
     ],
 }
+
+# grade_id of the check → [(answer, text in the solution, its replacement)]: other right answers,
+# which must pass as the solution does.
+ALSO_RIGHT = {
+    "attn-mask": [("masked with −1e9", "s[i][j] = float32(math.Inf(-1))", "s[i][j] = -1e9")],
+    "ex13-causal-mask": [("masked with −1e9", "scores[t][j] = math.Inf(-1)", "scores[t][j] = -1e9")],
+}
+
+# Each answer's check runs this many times in one kernel, and must give the same verdict each time.
+RUNS = 5
 
 
 def load_build():
@@ -215,14 +395,19 @@ def exercise_sources():
 
 
 @pytest.fixture(scope="module")
-def verdicts():
-    """{(grade_id, case): (ok, text)}, case being "blank", "solution" or a mistake's name."""
+def runs():
+    """{(grade_id, case): [(ok, text)] * RUNS}, case being "blank", "solution", a mistake's name or
+    another right answer's: the check cell's outcome each of the RUNS times it ran."""
     out = {}
     for name in exercise_sources():
-        if name in ("02-five-decisions", "03a-attention-step-by-step"):
-            continue  # their checks are gpt/check's, tested in Go; test_notebooks runs both versions
         out.update(source_verdicts(name))
     return out
+
+
+@pytest.fixture(scope="module")
+def verdicts(runs):
+    """{(grade_id, case): (ok, text)}: each check's first outcome."""
+    return {key: outcomes[0] for key, outcomes in runs.items()}
 
 
 def source_verdicts(name):
@@ -247,13 +432,17 @@ def source_verdicts(name):
                 check = source(cell)
                 gid = meta["grade_id"]
                 cases = [("blank", source(blank[answer]))]
-                for name, old, new, _ in MISTAKES.get(gid, []):
-                    cases.append((name, substitute(source(solution[answer]), old, new)))
+                for case, old, new, _ in MISTAKES.get(gid, []):
+                    cases.append((case, substitute(source(solution[answer]), old, new)))
+                for case, old, new in ALSO_RIGHT.get(gid, []):
+                    cases.append((case, substitute(source(solution[answer]), old, new)))
                 cases.append(("solution", source(solution[answer])))
-                for name, code in cases:
+                for case, code in cases:
                     ok, why = outcome(k, code)
-                    assert ok, f"{gid}, {name}: the answer cell itself fails: {why}"
-                    out[gid, name] = outcome(k, check)
+                    if not ok:  # the substitution broke the cell: each test of it says so
+                        out[gid, case] = [(False, f"{gid}, {case}: the answer cell itself fails: {why}")] * RUNS
+                        continue
+                    out[gid, case] = [outcome(k, check) for _ in range(RUNS)]
                 continue
             if setup is not None and not any(t in source(cell) for t in setup):
                 continue
@@ -268,14 +457,15 @@ CHECKS = sorted(MISTAKES)
 
 
 def test_every_check_has_its_mistakes():
+    """Every graded check of every notebook is here, with at least three mistakes."""
     build = load_build()
     ids = []
     for name in exercise_sources():
-        if name in ("02-five-decisions", "03a-attention-step-by-step"):
-            continue
         cells = build.cells(f"{name}-solutions", (SOURCES / f"{name}.md").read_text(), "solution")
         ids += [grade_id(c) for c in cells if c["metadata"].get("nbgrader", {}).get("grade")]
     assert sorted(ids) == CHECKS
+    for gid in CHECKS:
+        assert len(MISTAKES[gid]) >= 3, f"{gid} has {len(MISTAKES[gid])} mistakes; every check needs three"
 
 
 @pytest.mark.parametrize("gid", CHECKS)
@@ -299,3 +489,18 @@ def test_mistake_fails_saying_what_differs(verdicts, gid, name, expected):
     ok, text = verdicts[gid, name]
     assert not ok, f"{gid} passes with the mistake {name!r}: {text}"
     assert text.startswith("Panic: not yet: ") and expected in text, text
+
+
+@pytest.mark.parametrize("gid,name", [(g, m[0]) for g in ALSO_RIGHT for m in ALSO_RIGHT[g]])
+def test_another_right_answer_passes(verdicts, gid, name):
+    ok, text = verdicts[gid, name]
+    assert ok, f"{gid}: {name} is right, but the check says {text}"
+
+
+def test_the_same_verdict_every_run(runs):
+    """A check gives the same answer the same verdict on every run in one session: the blank,
+    every mistake, every other right answer and the solution, RUNS times each."""
+    assert len(runs) > 3 * len(CHECKS)
+    for (gid, case), outcomes in runs.items():
+        assert len(outcomes) == RUNS
+        assert all(o == outcomes[0] for o in outcomes), (gid, case, outcomes)

@@ -25,7 +25,7 @@ def test_go_in_a_notebook():
     """The student's notebook: every cell runs, the exercise's check fails saying what differs,
     and the cell that uses the blank function says so instead of failing."""
     cells = run_notebook()
-    (hello, out, html, celsius, progress, plot, help_, import_gpt, error, after,
+    (hello, out, html, celsius, progress, plot, import_gpt, help_, error, after,
      check_fails, check_passes, loop, slider, _commas, commas_check, sizes) = cells
 
     assert hello.outputs[0].output_type == "stream" and hello.outputs[0].text == "Hello from Go!\n"
@@ -54,7 +54,8 @@ def test_go_in_a_notebook():
 
     assert after.outputs[0].text == "still here: x * y = 42\n"
 
-    # ?gpt.Policy answers in the pager (a payload of the reply), not in the outputs.
+    # ?gpt.Policy, below the cell that imports gpt, answers in the pager (a payload of the
+    # reply), not in the outputs: no error.
     assert help_.outputs == []
     assert import_gpt.outputs[0].output_type == "execute_result"
 

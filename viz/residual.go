@@ -72,7 +72,7 @@ func ResidualNorms(growths []gpt.Growth) *plot.Plot {
 		st = append(st, "study "+Ratio(s.Ratio))
 	}
 	pt := reference.PyTorch.ResidualGrowth
-	points(p, fmt.Sprintf("the study (PyTorch: %.2f, %.2f, %.2f, %.2f)", pt[0], pt[1], pt[2], pt[3]), sx, sy, studyColor, studyGlyph)
+	points(p, fmt.Sprintf("the study (the project's PyTorch baseline: %.2f, %.2f, %.2f, %.2f)", pt[0], pt[1], pt[2], pt[3]), sx, sy, studyColor, studyGlyph)
 	labels(p, sx, sy, st, studyColor)
 	p.Y.Min = 1
 	p.X.Max = 56

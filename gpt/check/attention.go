@@ -15,7 +15,7 @@ import (
 //	v := check.Attention(func(q, k, v [][]float32) [][]float32 { … })
 func Attention(f func(q, k, v [][]float32) [][]float32) *Verdict {
 	const op = "attention of one head"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

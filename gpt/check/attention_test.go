@@ -55,7 +55,7 @@ var (
 )
 
 func TestAttentionRight(t *testing.T) {
-	for i := 0; i < 4; i++ { // four calls: four cases
+	for i := 0; i < 2; i++ { // two calls: the same case, right both times
 		v := check.Attention(attentionWith(invSqrt, pastOnly, negInf, true))
 		t.Log(v)
 		if !v.OK || v.Err() != nil || !strings.HasPrefix(v.String(), "right: attention of one head matches the model's to 1e-05") {

@@ -17,7 +17,7 @@ import (
 //	v := check.BF16(func(x float32) float32 { … })
 func BF16(f func(x float32) float32) *Verdict {
 	const op = "rounding to bfloat16"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

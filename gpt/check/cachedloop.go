@@ -11,13 +11,18 @@ import (
 // logits one token at a time, and returns every step's logits (steps rows of V) and the
 // cache. It is right when each step's logits match a forward of the whole context so far
 // without a cache (m.NextLogits: the reference the study checks a cache against) to 1e-4,
-// and the cache holds exactly the positions forwarded: the prompt once and each new token
-// but the last, whose logits are never needed (gpt.Positions counts them the same way).
+// the cache holds exactly the positions forwarded: the prompt once and each new token
+// but the last, whose logits are never needed (gpt.Positions counts them the same way),
+// and the model's gpt.Tally shows that work and no more: one cache made, and prompt +
+// steps − 1 positions forwarded, all through that cache. The tally catches two loops
+// whose logits and cache come out right: one that makes a fresh cache and forwards the
+// whole context at every step, and one that fills the cache but takes each step's logits
+// from NextLogits. f gets a model of its own (m.Share()), so the tally counts its work alone.
 //
 //	v := check.CachedLoop(func(m *gpt.Model, prompt []int, steps int) ([][]float32, *gpt.KVCache) { … })
 func CachedLoop(f func(m *gpt.Model, prompt []int, steps int) ([][]float32, *gpt.KVCache)) *Verdict {
 	const op = "a cached greedy loop"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}
@@ -29,7 +34,8 @@ func CachedLoop(f func(m *gpt.Model, prompt []int, steps int) ([][]float32, *gpt
 	}
 	var yours grid
 	var cache *gpt.KVCache
-	if msg := call(func() { yours, cache = f(p.m, append([]int(nil), p.ids...), steps) }); msg != "" {
+	m := p.m.Share() // f's own, so its Tally counts f's work alone
+	if msg := call(func() { yours, cache = f(m, append([]int(nil), p.ids...), steps) }); msg != "" {
 		v.Problem = "your function panicked: " + msg
 		return v
 	}
@@ -51,8 +57,33 @@ func CachedLoop(f func(m *gpt.Model, prompt []int, steps int) ([][]float32, *gpt
 		v.OK, v.Problem = false, fmt.Sprintf("the logits are right, but your cache holds %d positions, one more than needed: the last step's token was forwarded too, and its logits are never used. The prompt's %d and the %d tokens fed back make %d.", cache.Len(), len(p.ids), steps-1, want)
 	case cache.Len() != want:
 		v.OK, v.Problem = false, fmt.Sprintf("the logits are right, but your cache holds %d positions; the prompt's %d and the %d tokens fed back make %d.", cache.Len(), len(p.ids), steps-1, want)
+	default:
+		v.tallied(m.Tally(), len(p.ids), steps)
 	}
 	return v
+}
+
+// tallied fails a verdict whose logits and cache are right when the model's tally shows
+// they were not made by one cache: more than one cache made, or positions forwarded
+// outside a cache (NextLogits, Forward), or more positions than prompt + steps − 1.
+func (v *Verdict) tallied(t gpt.Tally, prompt, steps int) {
+	want := prompt + steps - 1
+	caches := fmt.Sprintf("%d caches", t.Caches)
+	if t.Caches == 1 {
+		caches = "1 cache"
+	}
+	work := fmt.Sprintf("your loop made %s and forwarded %d positions, %d of them through a cache; a cached loop makes 1 and forwards %d (the prompt's %d once, then the %d tokens fed back), all through that cache.",
+		caches, t.Positions, t.Cached, want, prompt, steps-1)
+	switch {
+	case t.Caches > 1:
+		v.OK, v.Problem = false, "the logits and the cache are right, but "+work
+		v.Mistake = "a fresh cache at every step, the whole context forwarded again into it: the logits come out right, but each step recomputes every position, the work the cache is there to save. Keep one cache and forward only the new token."
+	case t.Positions > t.Cached:
+		v.OK, v.Problem = false, "the logits and the cache are right, but "+work
+		v.Mistake = "the logits taken from NextLogits (a forward of the whole context) while the cache is filled beside it: the cache is never read. Take each step's logits from ForwardCached."
+	case t.Caches != 1 || t.Positions != want:
+		v.OK, v.Problem = false, "the logits and the cache are right, but "+work
+	}
 }
 
 // uncachedLoop is the reference: each step's logits from a forward of the whole context,

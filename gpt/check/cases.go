@@ -2,10 +2,10 @@ package check
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/tokenizer"
@@ -13,9 +13,11 @@ import (
 
 // The inputs of a check come from the shipped model (gpt.ShippedModelPath; the checker
 // uses it even where a notebook runs GPT-2, so its verdicts read the same everywhere): a
-// prompt of Go source the notebooks do not use, a block and a head, drawn afresh by every
-// call. The draws are seeded, so a session's first call always gets the same case, but no
-// two calls in a row do: a tensor copied from a notebook's cache does not pass.
+// prompt of Go source the notebooks do not use, a block and a head. The draw is seeded by
+// the op checked, so a check runs on the same case every time: the same function gets the
+// same verdict on every run, in every session, and a borderline answer does not flip
+// between right and "not yet" on re-runs. A tensor copied from a notebook's cache still does
+// not pass, since no notebook runs these prompts.
 
 // prompts are Go snippets none of the notebooks shows.
 var prompts = []string{
@@ -27,15 +29,12 @@ var prompts = []string{
 	"func Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}",
 }
 
-var (
-	loaded struct {
-		once sync.Once
-		m    *gpt.Model
-		tok  *tokenizer.Tokenizer
-		err  error
-	}
-	calls atomic.Uint64 // the checks made so far: each draws its case with its own seed
-)
+var loaded struct {
+	once sync.Once
+	m    *gpt.Model
+	tok  *tokenizer.Tokenizer
+	err  error
+}
 
 // shipped opens the shipped model once.
 func shipped() (*gpt.Model, *tokenizer.Tokenizer, error) {
@@ -61,13 +60,16 @@ type pick struct {
 	head  int
 }
 
-// draw picks the next case: a prompt cut to 8 … 14 tokens, a block and a head.
-func draw() (*pick, error) {
+// draw picks the case of the op checked: a prompt cut to 8 … 14 tokens, a block and a
+// head, from a generator seeded by the op's name, so every call for op gets the same case.
+func draw(op string) (*pick, error) {
 	m, tok, err := shipped()
 	if err != nil {
 		return nil, fmt.Errorf("check: the checker needs the shipped model: %w", err)
 	}
-	rng := rand.New(rand.NewPCG(16, calls.Add(1)))
+	h := fnv.New64a()
+	h.Write([]byte(op))
+	rng := rand.New(rand.NewPCG(16, h.Sum64()))
 	ids := tok.Encode(prompts[rng.IntN(len(prompts))])
 	ids = ids[:min(len(ids), 8+rng.IntN(7))]
 	return &pick{m: m, tok: tok, rng: rng, text: tok.Decode(ids), ids: ids,

@@ -1,7 +1,8 @@
 // Package check tells a student whether an op they wrote in a cell is right. Each check
 // takes the student's function, runs it on inputs it draws from the shipped model's real
-// activations (a prompt of Go source no notebook shows, a block and a head, drawn afresh
-// by every call, so a tensor copied from a notebook's cache does not pass), compares the
+// activations (a prompt of Go source no notebook shows, a block and a head, the same for
+// every call of a check, so a function gets the same verdict on every run, and a tensor
+// copied from a notebook's cache does not pass), compares the
 // output with the model's own op (the same tensor of a gpt.Stepper), and returns a
 // Verdict: right to 1e-5, or where it first differs ("differs first at head 2, query 5,
 // key 3: yours 0.21, the model's 0.18"), the shape it got wrong, the panic it raised, and
@@ -36,7 +37,7 @@
 // Read the files in this order:
 //
 //	verdict.go    Verdict: the comparison, the first difference, the mistakes recognised
-//	cases.go      the inputs: the shipped model, the prompts, a seeded draw per call
+//	cases.go      the inputs: the shipped model, the prompts, a draw seeded by the op
 //	attention.go  Attention: one head's causal self-attention, and its wrong scales
 //	softmax.go    MaskedSoftmax, and the wrong ways to mask and normalise it
 //	layernorm.go  LayerNorm, and its wrong variances and epsilons

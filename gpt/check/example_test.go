@@ -88,7 +88,7 @@ func ExampleMaskedSoftmax() {
 	v := check.MaskedSoftmax(naive)
 	fmt.Println(v.OK, v.Mistake)
 	// Output:
-	// false no max-subtraction: exp(score) overflows for a large score, giving +Inf and then NaN; subtract each row's largest score before exp (the softmax does not change).
+	// false no max-subtraction: exp(score) overflows for a large score, giving +Inf and then NaN (and underflows to 0 for every key of a row far below 0, giving 0/0); subtract each row's largest score before exp (the softmax does not change).
 }
 
 // LayerNorm with the variance over C (right), and over C-1 (torch.var's default).

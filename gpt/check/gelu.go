@@ -12,7 +12,7 @@ import (
 //	v := check.GELU(func(x float32) float32 { … })
 func GELU(f func(x float32) float32) *Verdict {
 	const op = "GELU"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

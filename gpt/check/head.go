@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -12,7 +13,8 @@ import (
 // scores before the mask (blocks.l.attn.scores, a Stepper's), after it
 // (blocks.l.attn.hook_attn_scores, −Inf above the diagonal) or the pattern
 // (blocks.l.attn.hook_pattern) — and (T, HS) for one of (1, T, NH, HS): blocks.l.attn.hook_q,
-// hook_k, hook_v or hook_z. It is right to 1e-5 (−Inf where the model's is −Inf); otherwise
+// hook_k, hook_v or hook_z. It is right to 1e-5 (−Inf where the model's is −Inf, or for the
+// masked scores any value whose exp is as 0, such as −1e9); otherwise
 // the verdict says where it first differs, or the shape it got wrong.
 //
 //	check.Head(myPattern, cache.MustGet("blocks.3.attn.hook_pattern"), 0)
@@ -49,6 +51,34 @@ func Head(yours [][]float32, a *gpt.Activation, head int) *Verdict {
 		return failed(op, fmt.Errorf("check: head: %s is not one head's attention tensor (scores, pattern, q, k, v or z)", a.Name))
 	}
 	v := &Verdict{Op: op, Case: fmt.Sprintf("this cell's %d positions", len(model)), Tol: 1e-5}
+	if strings.HasSuffix(a.Name, "hook_attn_scores") {
+		yours = masked(yours, model)
+		v.Case += " (a masked score whose exp is 0 after the row's largest is subtracted, −1e9 say, counts as −Inf)"
+	}
 	v.compare(yours, model, where, dims)
 	return v
+}
+
+// masked returns yours with −Inf wherever the model's masked scores are −Inf and yours is a
+// finite score the softmax turns into the same weight, 0: exp(yours − the row's largest) is
+// 0 in float32. Any such value masks a key as well as −Inf does.
+func masked(yours, model grid) grid {
+	if !sameShape(yours, model) {
+		return yours
+	}
+	out := clone(yours)
+	for r, row := range model {
+		mx := math.Inf(-1)
+		for _, m := range row {
+			if finite(m) {
+				mx = math.Max(mx, float64(m))
+			}
+		}
+		for c, m := range row {
+			if math.IsInf(float64(m), -1) && finite(out[r][c]) && float32(math.Exp(float64(out[r][c])-mx)) == 0 {
+				out[r][c] = float32(math.Inf(-1))
+			}
+		}
+	}
+	return out
 }

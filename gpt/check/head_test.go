@@ -52,6 +52,19 @@ func TestHead(t *testing.T) {
 	if v := check.Head(unmasked, scores, 2); v.OK || !strings.Contains(v.Problem, "query 0, key 1") {
 		t.Errorf("a finite score above the diagonal: %v", v)
 	}
+	big := headOf(scores, 2) // masked with −1e9: the softmax gives the same 0 weights
+	for i := range big {
+		for j := i + 1; j < len(big[i]); j++ {
+			big[i][j] = -1e9
+		}
+	}
+	if v := check.Head(big, scores, 2); !v.OK {
+		t.Errorf("masked with −1e9 instead of −Inf: %v", v)
+	}
+	big[0][1] = -50 // exp(−50 − the row's largest) is not 0: not masked
+	if v := check.Head(big, scores, 2); v.OK || !strings.Contains(v.Problem, "query 0, key 1") {
+		t.Errorf("masked with −50: %v", v)
+	}
 	if v := check.Head(right[:2], scores, 2); v.OK || !strings.Contains(v.Problem, "the shape is wrong") {
 		t.Errorf("two rows: %v", v)
 	}

@@ -15,7 +15,7 @@ import (
 //	v := check.LayerNorm(func(x, weight, bias []float32) []float32 { … })
 func LayerNorm(f func(x, weight, bias []float32) []float32) *Verdict {
 	const op = "LayerNorm"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

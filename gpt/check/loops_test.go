@@ -92,6 +92,15 @@ func TestCachedLoop(t *testing.T) {
 			}
 			return out, m.NewCache()
 		}, "your cache holds 0 positions"},
+		// Two loops whose logits and cache are right, told apart by the model's tally.
+		{"a fresh cache forwarding the whole context", cachedLoopWith(func(m *gpt.Model, _ *gpt.KVCache, ids []int, _ int) ([]float32, *gpt.KVCache) {
+			c := m.NewCache()
+			return must(m.ForwardCached(c, ids)), c
+		}, false), "a fresh cache at every step, the whole context forwarded again"},
+		{"the logits from NextLogits", cachedLoopWith(func(m *gpt.Model, c *gpt.KVCache, ids []int, token int) ([]float32, *gpt.KVCache) {
+			must(m.ForwardCached(c, []int{token}))
+			return must(m.NextLogits(ids)), c
+		}, false), "the logits taken from NextLogits"},
 		{"nil cache", func(m *gpt.Model, prompt []int, steps int) ([][]float32, *gpt.KVCache) {
 			out, _ := cachedLoopWith(feedToken, false)(m, prompt, steps)
 			return out, nil
@@ -101,7 +110,7 @@ func TestCachedLoop(t *testing.T) {
 	} {
 		v := check.CachedLoop(c.f)
 		t.Logf("%s: %v", c.name, v)
-		if v.OK || !strings.Contains(v.Problem, c.says) || !strings.HasPrefix(v.String(), "not yet: ") {
+		if v.OK || !strings.Contains(v.String(), c.says) || !strings.HasPrefix(v.String(), "not yet: ") {
 			t.Errorf("%s: verdict %v; want a problem saying %q", c.name, v, c.says)
 		}
 	}
@@ -137,8 +146,9 @@ func TestBF16(t *testing.T) {
 }
 
 // samplerWith is a student's sampler (the one of notebook 06), with the temperature
-// applied after the softmax when tAfter.
-func samplerWith(tAfter, stopBefore bool) func([]float32, gpt.Policy) func(*rand.Rand) int {
+// applied after the softmax when tAfter, top-p stopping one token early when stopBefore,
+// and top-k keeping k+1 tokens when kPlusOne.
+func samplerWith(tAfter, stopBefore, kPlusOne bool) func([]float32, gpt.Policy) func(*rand.Rand) int {
 	return func(logits []float32, p gpt.Policy) func(*rand.Rand) int {
 		best := 0
 		for v, l := range logits {
@@ -171,8 +181,11 @@ func samplerWith(tAfter, stopBefore bool) func([]float32, gpt.Policy) func(*rand
 		}
 		if p.TopK > 0 || p.TopP > 0 && p.TopP < 1 {
 			sort.SliceStable(kept, func(a, b int) bool { return logits[kept[a]] > logits[kept[b]] })
-			if p.TopK > 0 && p.TopK < len(kept) {
-				kept = kept[:p.TopK]
+			if k := p.TopK; k > 0 && k < len(kept) {
+				if kPlusOne {
+					k++
+				}
+				kept = kept[:k]
 			}
 			if p.TopP > 0 && p.TopP < 1 {
 				mass, cum := 0.0, 0.0
@@ -216,9 +229,10 @@ func TestSampler(t *testing.T) {
 		return func() *check.Verdict { return check.Sampler(f) }
 	}
 	testVerdicts(t, []verdictCase{
-		{"right", sm(samplerWith(false, false)), ""},
-		{"temperature after the softmax", sm(samplerWith(true, false)), "the temperature ignored, or applied after the softmax"},
-		{"top-p one short", sm(samplerWith(false, true)), "top-p stopping one token early"},
+		{"right", sm(samplerWith(false, false, false)), ""},
+		{"temperature after the softmax", sm(samplerWith(true, false, false)), "the temperature ignored, or applied after the softmax"},
+		{"top-p one short", sm(samplerWith(false, true, false)), "top-p stopping one token early"},
+		{"top-k keeping k+1", sm(samplerWith(false, false, true)), "top-k keeping k+1 tokens"},
 	})
 	v := check.Sampler(func([]float32, gpt.Policy) func(*rand.Rand) int { return func(*rand.Rand) int { return 0 } })
 	if v.OK || !strings.Contains(v.Problem, "yours is token 0") || !strings.Contains(v.Problem, "the library's") {

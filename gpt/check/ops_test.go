@@ -19,9 +19,15 @@ type verdictCase struct {
 func testVerdicts(t *testing.T, cases []verdictCase) {
 	t.Helper()
 	for _, c := range cases {
-		for round := 0; round < 3; round++ { // three calls: three cases drawn
+		first := ""
+		for round := 0; round < 3; round++ { // three calls: the same case, the same verdict
 			v := c.run()
 			t.Logf("%s: %v", c.name, v)
+			if round == 0 {
+				first = v.String()
+			} else if v.String() != first {
+				t.Errorf("%s: call %d gave %v; the first gave %s", c.name, round+1, v, first)
+			}
 			if c.says == "" {
 				if !v.OK || v.Err() != nil || !strings.HasPrefix(v.String(), "right: ") {
 					t.Errorf("%s: a right op got %v", c.name, v)

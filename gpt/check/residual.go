@@ -11,7 +11,7 @@ import "fmt"
 //	v := check.Residual(func(x, y []float32) []float32 { … })
 func Residual(f func(x, y []float32) []float32) *Verdict {
 	const op = "the residual add"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

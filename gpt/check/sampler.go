@@ -14,13 +14,15 @@ import (
 // that draws one token per call from the random stream it is given; the checker gives it
 // gpt.NewRand(p.Seed), the stream the library's gpt.Sampler draws from, so a sampler that
 // follows the policy's steps (gpt.Policy) and draws as the library does (gpt.NewRand) gives
-// the same tokens. Each of eight policies — the temperature alone at 0.5, 1 and 1.7, top-k,
-// top-p at 0.8 and 0.5 (at the lowest temperature from 1 up where p = 0.5 keeps four tokens), both, and temperature 0 — draws 100 tokens after the case's prompt.
+// the same tokens. Each of nine policies — the temperature alone at 0.5, 1 and 1.7, top-k
+// at 20, and at 3 with temperature 2 (flat enough that a fourth token kept is drawn), top-p
+// at 0.8 and 0.5 (at the lowest temperature from 1 up where p = 0.5 keeps four tokens),
+// both, and temperature 0 — draws 100 tokens after the case's prompt.
 //
 //	v := check.Sampler(func(logits []float32, p gpt.Policy) func(rng *rand.Rand) int { … })
 func Sampler(f func(logits []float32, p gpt.Policy) func(rng *rand.Rand) int) *Verdict {
 	const op = "a seeded sampler"
-	pk, err := draw()
+	pk, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}
@@ -43,6 +45,7 @@ func Sampler(f func(logits []float32, p gpt.Policy) func(rng *rand.Rand) int) *V
 		{Temperature: 1, Seed: seed + 1},
 		{Temperature: 1.7, Seed: seed + 2},
 		{Temperature: 1, TopK: 20, Seed: seed + 3},
+		{Temperature: 2, TopK: 3, Seed: seed + 8}, // a flat distribution over few tokens: a (k+1)th token kept is drawn often
 		{Temperature: wide, TopP: 0.8, Seed: seed + 4},
 		{Temperature: wide, TopP: 0.5, Seed: seed + 5},
 		{Temperature: 1.2, TopK: 50, TopP: 0.9, Seed: seed + 6},
@@ -121,6 +124,7 @@ func drawAll(drawOne func(rng *rand.Rand) int, seed uint64, n int) []float32 {
 type sampling struct {
 	ignoreT      bool // the temperature ignored (or applied after the softmax, the same once renormalised)
 	ignoreK      bool // top-k ignored
+	kPlusOne     bool // top-k keeping k+1 tokens (kept[:k+1], or a ≤ where < belongs)
 	pOfAll       bool // top-p measured against the whole vocabulary's mass, not what top-k kept
 	pStopsBefore bool // top-p keeps the tokens before the one that reaches p, not that one too
 	noRenorm     bool // u drawn in [0, 1), not in [0, mass of the kept tokens)
@@ -152,6 +156,9 @@ func (s sampling) prepare(logits []float32, p gpt.Policy) func(rng *rand.Rand) i
 	k, topP := p.TopK, p.TopP
 	if s.ignoreK {
 		k = 0
+	}
+	if s.kPlusOne && k > 0 {
+		k++
 	}
 	if k > 0 || topP > 0 && topP < 1 {
 		sort.SliceStable(kept, func(a, b int) bool { return logits[kept[a]] > logits[kept[b]] })
@@ -211,6 +218,7 @@ var samplerWrongWays = []struct {
 }{
 	{"the temperature ignored, or applied after the softmax (dividing the probabilities by T changes nothing once they are renormalised): divide the logits by T before the softmax.", sampling{ignoreT: true}},
 	{"top-k ignored: only the k most probable tokens may be drawn.", sampling{ignoreK: true}},
+	{"top-k keeping k+1 tokens (an off-by-one in the cut): only the k most probable tokens may be drawn, kept[:k].", sampling{kPlusOne: true}},
 	{"top-p measured against the whole vocabulary's mass: after top-k, p is a share of what top-k kept.", sampling{pOfAll: true}},
 	{"top-p stopping one token early: the set keeps the token whose probability makes the sum reach p.", sampling{pStopsBefore: true}},
 	{"the draw not renormalised: u is drawn from [0, 1) but the kept tokens hold less than 1, so the last kept token is drawn too often. Multiply u by the kept tokens' mass.", sampling{noRenorm: true}},

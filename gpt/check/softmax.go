@@ -11,17 +11,18 @@ import (
 // included; it returns the pattern (T, T): each row's weights over the keys up to and
 // including its own position, summing to 1, and 0 after it. The inputs are
 // blocks.l.attn.scores of a head of the shipped model, then the same scores plus 1000
-// (softmax does not change when a row is shifted, but exp(1000) overflows).
+// and minus 1000 (softmax does not change when a row is shifted, but exp(1000) overflows,
+// and exp(−1000) underflows to 0 for every key of a row).
 //
 //	v := check.MaskedSoftmax(func(scores [][]float32) [][]float32 { … })
 func MaskedSoftmax(f func(scores [][]float32) [][]float32) *Verdict {
 	const op = "the masked softmax"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}
 	var first *Verdict // the verdict of the first case, which a right op reports
-	for _, shift := range []float32{0, 1000} {
+	for _, shift := range []float32{0, 1000, -1000} {
 		s := p.stepper()
 		scores := runTo(s, p.block("attn.scores")).Output
 		T := scores.Shape[2]
@@ -33,8 +34,11 @@ func MaskedSoftmax(f func(scores [][]float32) [][]float32) *Verdict {
 		in := headMatrix(scores, p.head)
 		model := headMatrix(runTo(s, p.block("attn.hook_pattern")).Output, p.head)
 		v := &Verdict{Op: op, Case: p.String(), Tol: 1e-5}
-		if shift != 0 {
+		switch shift {
+		case 1000:
 			v.Case += ", every score plus 1000 (a shift softmax ignores, but exp(1000) overflows)"
+		case -1000:
+			v.Case += ", every score minus 1000 (a shift softmax ignores, but exp(−1000) is 0 for every key)"
 		}
 		var yours grid
 		if msg := call(func() { yours = f(clone(in)) }); msg != "" {
@@ -51,7 +55,7 @@ func MaskedSoftmax(f func(scores [][]float32) [][]float32) *Verdict {
 			first = v
 		}
 	}
-	first.Case += " (and again with every score plus 1000)"
+	first.Case += " (and again with every score plus 1000, and minus 1000)"
 	return first
 }
 
@@ -119,7 +123,7 @@ var softmaxWrongWays = []struct {
 	says string
 	way  softmaxWay
 }{
-	{"no max-subtraction: exp(score) overflows for a large score, giving +Inf and then NaN; subtract each row's largest score before exp (the softmax does not change).",
+	{"no max-subtraction: exp(score) overflows for a large score, giving +Inf and then NaN (and underflows to 0 for every key of a row far below 0, giving 0/0); subtract each row's largest score before exp (the softmax does not change).",
 		softmaxWay{sees: causal, fill: math.Inf(-1), noMax: true}},
 	{"the mask on the wrong triangle: each query sees the keys after it (key ≥ query) instead of those up to it (key ≤ query).",
 		softmaxWay{sees: func(i, j int) bool { return j >= i }, fill: math.Inf(-1)}},

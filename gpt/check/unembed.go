@@ -14,7 +14,7 @@ import (
 //	v := check.Unembed(func(x []float32, wte [][]float32) []float32 { … })
 func Unembed(f func(x []float32, wte [][]float32) []float32) *Verdict {
 	const op = "the unembedding"
-	p, err := draw()
+	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
 	}

@@ -152,6 +152,7 @@ func init() {
 		"StepResult":          reflect.ValueOf((*gpt.StepResult)(nil)),
 		"Stepper":             reflect.ValueOf((*gpt.Stepper)(nil)),
 		"Stream":              reflect.ValueOf((*gpt.Stream)(nil)),
+		"Tally":               reflect.ValueOf((*gpt.Tally)(nil)),
 		"Tensor":              reflect.ValueOf((*gpt.Tensor)(nil)),
 		"Timing":              reflect.ValueOf((*gpt.Timing)(nil)),
 		"Tokenizer":           reflect.ValueOf((*gpt.Tokenizer)(nil)),
