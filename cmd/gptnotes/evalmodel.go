@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -75,9 +76,10 @@ with FILE.ckpt.tok), always the same way:
     strings, runes and comments do not count) or after --max-new tokens; how many go/parser
     accepts as a function declaration, and how many of those have at least 3 statements;
   - greedy continuations of three fixed prompts;
-  - its heads: how much each attends to the previous token, and from a closing brace to
-    its opening one, over windows of the held-out files; the best of each, and with
-    --head-figure the brace head's pattern on a short function.
+  - its heads: TransformerLens's previous-token, duplicate-token and induction scores, and
+    how much each attends from a closing brace to its opening one, over windows of the
+    held-out files; the best of each, and with --head-figure the brace head's pattern on a
+    short function.
 
   gptnotes evalmodel testdata/gopher.safetensors`)
 	var f evalFlags
@@ -189,20 +191,24 @@ func evalModel(f evalFlags, w io.Writer) error {
 	// 4. Heads that do one thing.
 	if f.headWindows > 0 {
 		t0 = time.Now()
-		s, err := scoreHeads(m, tok, corpus.Val, f.headWindows)
+		windows, err := heldOutWindows(corpus.Val, m.Config.BlockSize, f.headWindows)
+		if err != nil {
+			return err
+		}
+		braces, err := printHeads(w, m, tok, windows)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "heads: %d windows of %d held-out tokens (%s)\n", f.headWindows, m.Config.BlockSize, time.Since(t0).Round(time.Second))
-		s.print(w)
 		if f.headFigure != "" {
-			l, h, _ := best(s.brace, s.NH)
+			l, h, _ := braces.Max()
 			if err := headFigure(m, tok, headSnippet, l, h, f.headFigure); err != nil {
 				return fmt.Errorf("head figure: %w", err)
 			}
 			fmt.Fprintf(w, "wrote %s: layer %d head %d on %q\n", f.headFigure, l, h, headSnippet)
 		}
 	}
+
 	return nil
 }
 
@@ -210,36 +216,32 @@ func evalModel(f evalFlags, w io.Writer) error {
 // tokens apart.
 const headSnippet = "func f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}"
 
-// loadForEval opens a model file of `gptnotes train` (or any that `gptnotes generate` opens)
-// or a training checkpoint FILE.ckpt with its tokenizer FILE.ckpt.tok.
+// loadForEval opens any model file gpt.Open opens (a training checkpoint FILE.ckpt
+// included) and describes it with its metadata.
 func loadForEval(path string) (*gpt.Model, *tokenizer.Tokenizer, string, error) {
-	if !strings.HasSuffix(path, ".ckpt") {
-		m, tok, desc, err := loadForGenerate(path)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		if s, err := gpt.OpenSafetensors(path); err == nil {
-			for _, k := range []string{"steps", "tokens", "val_loss", "go_version", "corpus_hash"} {
-				if v, ok := s.Metadata[k]; ok {
-					desc += fmt.Sprintf(", %s %s", k, v)
-				}
-			}
-			s.Close()
-		}
-		return m, tok, desc, nil
-	}
-	m, steps, err := gpt.LoadTrainCheckpoint(path)
+	m, tok, err := gpt.Open(path)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	tok, err := tokenizer.Load(path + ".tok")
+	desc := fmt.Sprintf("%s (%v)", path, m.Config)
+	s, err := gpt.OpenSafetensors(path)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("tokenizer of %s: %w", path, err)
+		return nil, nil, "", err
 	}
-	if m.Config.VocabSize != tok.VocabSize() {
-		return nil, nil, "", fmt.Errorf("%s has a vocabulary of %d, its tokenizer %d", path, m.Config.VocabSize, tok.VocabSize())
+	defer s.Close()
+	if js, ok := s.Metadata[gpt.TrainStateKey]; ok {
+		var st struct{ Step int }
+		if err := json.Unmarshal([]byte(js), &st); err != nil {
+			return nil, nil, "", fmt.Errorf("%s: training state: %w", path, err)
+		}
+		desc += fmt.Sprintf(", training checkpoint at step %d", st.Step)
 	}
-	return m, tok, fmt.Sprintf("%s (%v), training checkpoint at step %d", path, m.Config, steps), nil
+	for _, k := range []string{"steps", "tokens", "val_loss", "go_version", "corpus_hash"} {
+		if v, ok := s.Metadata[k]; ok {
+			desc += fmt.Sprintf(", %s %s", k, v)
+		}
+	}
+	return m, tok, desc, nil
 }
 
 // valResult is the loss over the validation windows.

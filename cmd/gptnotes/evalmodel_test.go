@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/gptnotes/gptnotes/tokenizer"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -94,7 +93,8 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 		t.Errorf("the head figure: %v", err)
 	}
 	for _, want := range []string{"validation: 1,024 tokens (", "nats/token", "bits/byte", "parse prompt:", "parse: 3 samples (seeds 1–3", `greedy "// Package bytes implements" → "`,
-		"heads: 2 windows of 256", "heads, mean attention to the previous token (over 510 queries):", "closing brace → its opening brace", "  best: layer "} {
+		"heads: 2 windows of 256", "heads, previous token score (TransformerLens's detector, over 2 windows):",
+		"heads, induction score", "mean attention of a closing brace on its opening brace", "  best: layer "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -120,19 +120,5 @@ func TestEvalModelOnACheckpoint(t *testing.T) {
 		if !strings.Contains(report.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
-	}
-}
-
-func TestBracePairs(t *testing.T) {
-	tok := tokenizer.MustGPT2()
-	ids := tok.Encode("if a {\n\tb {\n\t}\n}\n}")
-	pairs := bracePairs(tok, ids)
-	var got []string
-	for _, p := range pairs {
-		got = append(got, string(tok.Token(ids[p[0]]))+"…"+string(tok.Token(ids[p[1]])))
-	}
-	// Two pairs, the inner first; the last "}" has no "{" left and is skipped.
-	if len(pairs) != 2 || pairs[0][0] <= pairs[1][0] || pairs[0][1] >= pairs[1][1] {
-		t.Errorf("pairs %v (%q) in %q", pairs, got, tok.Decode(ids))
 	}
 }

@@ -1,0 +1,20 @@
+// Package interp holds the tools a mechanistic-interpretability lesson reaches for after
+// hooks, caches, the logit lens and direct logit attribution (which package gpt has): the
+// head scores, the weights read as circuits, TransformerLens's weight processing, prompt
+// tests, the residual stream taken apart, path and attribution patching, and steering.
+// It is built on gpt's public API — hooks, RunWithCache, Forward and Backward — so a tool
+// here runs the model's one forward, never a copy of it.
+//
+// Every tool is checked against an independent numpy implementation on a tiny random
+// model: tests/make_interp_reference.py writes testdata/reference, and the tests compare.
+//
+// Read the files in this order:
+//
+//	heads.go   head scores: previous-token, duplicate-token and induction heads, as
+//	           TransformerLens's head detector scores them, and the closing-brace head
+//
+// Usage:
+//
+//	maps, err := interp.ScoreHeadsAll(m, seqs, []interp.Detector{interp.PreviousToken, interp.Induction}, interp.ScoreOptions{})
+//	viz.HeadScores(maps...) // layer × head, one map per kind
+package interp

@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""Write a tiny random GPT-2 and what package interp's tools compute from it, in numpy.
+
+The Go tests in interp/reference_test.go load the checkpoint and compare each tool with
+the numbers written here. This script shares nothing with package interp but the file
+format and the definitions, which it writes out in float64 from the float32 weights:
+
+  head scores       TransformerLens's detector ("mul"): Σ pattern·detection / Σ pattern,
+                    for the previous-token, duplicate-token and induction patterns
+
+The model's forward, the random generator and the safetensors writer are
+tests/make_reference.py's (imported, with this file's sizes).
+
+Output, in --out (default interp/testdata/reference):
+    model.safetensors   the weights, as on the Hugging Face hub (plain keys)
+    config.json         the Hugging Face config beside them
+    reference.json      the inputs and every tool's numbers
+
+Run: /usr/bin/python3 tests/make_interp_reference.py [--out DIR]. The same seed writes the same bytes.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_reference as ref  # noqa: E402
+
+# Three layers of four heads, so that every kind of composition has pairs and the
+# attribution-patching correlation runs over twelve heads; a vocabulary of 64 keeps the
+# file small.
+ref.VOCAB, ref.BLOCK, ref.LAYERS, ref.HEADS, ref.WIDTH = 64, 24, 3, 4, 16
+SEED = 20261203
+L, NH, C, V = ref.LAYERS, ref.HEADS, ref.WIDTH, ref.VOCAB
+HS = C // NH
+
+
+# ---- a forward that records and replaces, per head ----
+
+def forward(w, ids, record=None, z_patch=None):
+    """The logits (T, V) of one sequence. record, a dict, receives every block's pattern
+    (NH, T, T) and z (T, NH, HS) under TransformerLens's names; z_patch(l, z) may return
+    a replacement for block l's z (T, NH, HS)."""
+    w = {k: t.astype(np.float64) for k, t in w.items()}
+    T = len(ids)
+    x = w["wte.weight"][ids] + w["wpe.weight"][np.arange(T)]
+    for l in range(L):
+        p = f"h.{l}."
+        h = ref.layer_norm(x, w[p + "ln_1.weight"], w[p + "ln_1.bias"])
+        q, k, v = np.split(h @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"], 3, axis=-1)
+        q, k, v = (t.reshape(T, NH, HS).transpose(1, 0, 2) for t in (q, k, v))  # (NH, T, HS)
+        scores = q @ k.transpose(0, 2, 1) / np.sqrt(HS)
+        scores = np.where(np.triu(np.ones((T, T), dtype=bool), k=1), -np.inf, scores)
+        pattern = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        pattern /= pattern.sum(axis=-1, keepdims=True)
+        z = (pattern @ v).transpose(1, 0, 2)  # (T, NH, HS)
+        if z_patch is not None:
+            z = z_patch(l, z)
+        if record is not None:
+            record[f"blocks.{l}.attn.hook_pattern"] = pattern
+            record[f"blocks.{l}.attn.hook_z"] = z
+        x = x + z.reshape(T, C) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        h = ref.layer_norm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
+        x = x + ref.gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
+            + w[p + "mlp.c_proj.bias"]
+    x = ref.layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
+    return x @ w["wte.weight"].T
+
+
+# ---- head scores ----
+
+def detection_patterns(ids):
+    """TransformerLens's three detection patterns of a sequence, (T, T) each."""
+    ids = np.asarray(ids)
+    T = len(ids)
+    prev = np.eye(T, k=-1)
+    dup = np.tril((ids[:, None] == ids[None, :]).astype(float), k=-1)
+    ind = np.zeros((T, T))
+    ind[:, 1:] = dup[:, :-1]  # the key after each earlier copy
+    return {"previous token": prev, "duplicate token": dup, "induction": np.tril(ind)}
+
+
+def head_scores(w, ids):
+    acts = {}
+    forward(w, ids, acts)
+    out = {}
+    for name, det in detection_patterns(ids).items():
+        out[name] = [[float((acts[f"blocks.{l}.attn.hook_pattern"][h] * det).sum()
+                            / acts[f"blocks.{l}.attn.hook_pattern"][h].sum())
+                      for h in range(NH)] for l in range(L)]
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(here, "..", "interp", "testdata", "reference"))
+    out = parser.parse_args().out
+    os.makedirs(out, exist_ok=True)
+
+    rng = ref.SplitMix64(SEED)
+    w = ref.random_weights(rng)
+    ref.write_safetensors(os.path.join(out, "model.safetensors"), w, {"format": "pt"})
+    config = {"activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"],
+              "layer_norm_epsilon": ref.EPS, "model_type": "gpt2", "n_embd": C, "n_head": NH,
+              "n_layer": L, "n_positions": ref.BLOCK, "vocab_size": V}
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(config, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+    # A sequence with repeats: 6 random tokens three times, after token 0; one token is
+    # doubled, so the induction pattern has a 1 on the diagonal too.
+    r = rng.integers(V - 1, 6) + 1
+    r[3] = r[2]
+    repeated = [0] + list(r) * 3
+    result = {"repeated": [int(t) for t in repeated], "head_scores": head_scores(w, repeated)}
+    with open(os.path.join(out, "reference.json"), "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
