@@ -12,9 +12,13 @@
 //
 //	heads.go   head scores: previous-token, duplicate-token and induction heads, as
 //	           TransformerLens's head detector scores them, and the closing-brace head
+//	gate.go    the induction gate: repeated random tokens, the loss on the second copy,
+//	           the best induction and previous-token heads
 //
 // Usage:
 //
 //	maps, err := interp.ScoreHeadsAll(m, seqs, []interp.Detector{interp.PreviousToken, interp.Induction}, interp.ScoreOptions{})
 //	viz.HeadScores(maps...) // layer × head, one map per kind
+//	g, err := interp.InductionGate(m, interp.GateOptions{Seqs: 8, N: 50, BOS: tok.EndTokenID(), Seed: 1})
+//	g.Print(os.Stdout)
 package interp

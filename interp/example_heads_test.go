@@ -33,3 +33,21 @@ func ExampleScoreHeads() {
 	// induction       0.10
 	// [false false true false false false]
 }
+
+// A freshly initialised model fails the gate: it predicts the second copy of random
+// tokens no better than the first (both near ln 64 = 4.16 nats), and no head prefers the
+// token after an earlier copy.
+func ExampleInductionGate() {
+	m, err := gpt.New(gpt.Config{VocabSize: 64, BlockSize: 64, Layers: 2, Heads: 2, Channels: 16})
+	if err != nil {
+		log.Fatal(err)
+	}
+	m.Init(1, true)
+	g, err := interp.InductionGate(m, interp.GateOptions{Seqs: 4, N: 10, BOS: 0, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("loss %.1f → %.1f nats, best induction score %.2f, passes: %v\n", g.FirstLoss, g.SecondLoss, g.InductionMax, g.Pass())
+	// Output:
+	// loss 4.2 → 4.2 nats, best induction score 0.06, passes: false
+}

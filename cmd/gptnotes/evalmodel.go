@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/interp"
 	"github.com/gptnotes/gptnotes/tokenizer"
 )
 
@@ -62,6 +63,7 @@ type evalFlags struct {
 	show                 int
 	headWindows          int
 	headFigure           string
+	gateSeqs, gateN      int
 }
 
 func runEvalModel(args []string, stdout io.Writer) error {
@@ -79,7 +81,9 @@ with FILE.ckpt.tok), always the same way:
   - its heads: TransformerLens's previous-token, duplicate-token and induction scores, and
     how much each attends from a closing brace to its opening one, over windows of the
     held-out files; the best of each, and with --head-figure the brace head's pattern on a
-    short function.
+    short function;
+  - the induction gate: on random tokens repeated, is the second copy's loss at most half
+    the first's, and is there an induction head and a previous-token head scoring ≥ 0.5?
 
   gptnotes evalmodel testdata/gopher.safetensors`)
 	var f evalFlags
@@ -95,6 +99,8 @@ with FILE.ckpt.tok), always the same way:
 	fs.IntVar(&f.show, "show", 3, "print this many of the samples that parse")
 	fs.IntVar(&f.headWindows, "head-windows", 16, "windows of held-out text the heads are scored on (0: skip)")
 	fs.StringVar(&f.headFigure, "head-figure", "", "write the best brace head's pattern on a short function to this PNG")
+	fs.IntVar(&f.gateSeqs, "gate-seqs", 8, "sequences of random tokens for the induction gate (0: skip)")
+	fs.IntVar(&f.gateN, "gate-n", 50, "random tokens per copy in the induction gate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -209,6 +215,14 @@ func evalModel(f evalFlags, w io.Writer) error {
 		}
 	}
 
+	// 5. The induction gate: does the model show the first lesson of interpretability?
+	if f.gateSeqs > 0 {
+		g, err := interp.InductionGate(m, interp.GateOptions{Seqs: f.gateSeqs, N: f.gateN, BOS: tok.EndTokenID(), Seed: 1})
+		if err != nil {
+			return err
+		}
+		g.Print(w)
+	}
 	return nil
 }
 

@@ -84,7 +84,7 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 	var out bytes.Buffer
 	figure := filepath.Join(t.TempDir(), "head.png")
 	f := evalFlags{model: model, corpus: corpus, cache: "-", valBatches: 2, batch: 2, samples: 3, maxNew: 32,
-		temperature: 0.8, topK: 200, greedyNew: 8, show: 1, headWindows: 2, headFigure: figure}
+		temperature: 0.8, topK: 200, greedyNew: 8, show: 1, headWindows: 2, headFigure: figure, gateSeqs: 8, gateN: 50}
 	if err := evalModel(f, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -94,7 +94,7 @@ func TestEvalModelOnTheShippedModel(t *testing.T) {
 	}
 	for _, want := range []string{"validation: 1,024 tokens (", "nats/token", "bits/byte", "parse prompt:", "parse: 3 samples (seeds 1–3", `greedy "// Package bytes implements" → "`,
 		"heads: 2 windows of 256", "heads, previous token score (TransformerLens's detector, over 2 windows):",
-		"heads, induction score", "mean attention of a closing brace on its opening brace", "  best: layer "} {
+		"heads, induction score", "mean attention of a closing brace on its opening brace", "  best: layer ", "induction gate: 8 sequences of 50 random tokens", "  gate: "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
