@@ -14,6 +14,9 @@
 //	           TransformerLens's head detector scores them, and the closing-brace head
 //	gate.go    the induction gate: repeated random tokens, the loss on the second copy,
 //	           the best induction and previous-token heads
+//	circuits.go  the weights as circuits: each head's OV and QK kept factored (Factored: SVD,
+//	           Frobenius norm, eigenvalues from an HS × HS core), Q-, K- and V-composition,
+//	           the full OV circuit's copying score
 //
 // Usage:
 //
@@ -21,4 +24,7 @@
 //	viz.HeadScores(maps...) // layer × head, one map per kind
 //	g, err := interp.InductionGate(m, interp.GateOptions{Seqs: 8, N: 50, BOS: tok.EndTokenID(), Seed: 1})
 //	g.Print(os.Stdout)
+//	hs, err := interp.HeadsOf(m)
+//	ov, qk := hs.Norms()              // Frobenius norms, layer × head
+//	k, err := hs.Composition("K")     // k.At(0, 3, 1, 5): head 0.3 into 1.5's keys
 package interp

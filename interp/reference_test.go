@@ -18,6 +18,16 @@ const refDir = "testdata/reference"
 type reference struct {
 	Repeated   []int                  `json:"repeated"`
 	HeadScores map[string][][]float64 `json:"head_scores"`
+	Circuits   struct {
+		OVNorm     [][]float64   `json:"ov_norm"`
+		QKNorm     [][]float64   `json:"qk_norm"`
+		OVSingular [][][]float64 `json:"ov_singular"` // (L, NH, HS)
+		QKSingular [][][]float64 `json:"qk_singular"`
+		CompQ      [][]float64   `json:"composition_Q"`
+		CompK      [][]float64   `json:"composition_K"`
+		CompV      [][]float64   `json:"composition_V"`
+		Copying    [][]float64   `json:"copying"`
+	} `json:"circuits"`
 }
 
 func readReference(t testing.TB) (*gpt.Model, reference) {
@@ -69,6 +79,66 @@ func TestReferenceHeadScores(t *testing.T) {
 		}
 		if diff := maxDiff(t, lm.Values, want); diff > 1e-5 {
 			t.Errorf("%s scores differ from numpy's by %.3g\ngot  %v\nwant %v", d.Name, diff, lm.Values, want)
+		}
+	}
+}
+
+// The OV and QK norms and singular values, the three composition scores and the copying
+// scores agree with numpy's, which multiplies every matrix out (C × C, and V × V for the
+// full OV circuit), to a relative 1e-9 (both in float64 from the same float32 weights).
+func TestReferenceCircuits(t *testing.T) {
+	m, ref := readReference(t)
+	rc := ref.Circuits
+	hs, err := HeadsOf(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-9
+	ov, qk := hs.Norms()
+	if d := maxDiff(t, ov.Values, rc.OVNorm); d > tol {
+		t.Errorf("OV norms differ from numpy's by %.3g", d)
+	}
+	if d := maxDiff(t, qk.Values, rc.QKNorm); d > tol {
+		t.Errorf("QK norms differ from numpy's by %.3g", d)
+	}
+	for l := range m.Config.Layers {
+		var sOV, sQK, copying [][]float64
+		for h := range m.Config.Heads {
+			s, _, _, err := hs.OV(l, h).SVD()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sOV = append(sOV, s)
+			s, _, _, err = hs.QK(l, h).SVD()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sQK = append(sQK, s)
+			c, err := hs.CopyingScore(l, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copying = append(copying, []float64{c})
+		}
+		if d := maxDiff(t, sOV, rc.OVSingular[l]); d > tol {
+			t.Errorf("layer %d: OV singular values differ from numpy's by %.3g\ngot  %v\nwant %v", l, d, sOV, rc.OVSingular[l])
+		}
+		if d := maxDiff(t, sQK, rc.QKSingular[l]); d > tol {
+			t.Errorf("layer %d: QK singular values differ from numpy's by %.3g", l, d)
+		}
+		for h := range copying {
+			if d := math.Abs(copying[h][0] - rc.Copying[l][h]); d > 1e-6 {
+				t.Errorf("head %d.%d: copying score %.6f, numpy %.6f", l, h, copying[h][0], rc.Copying[l][h])
+			}
+		}
+	}
+	for kind, want := range map[string][][]float64{"Q": rc.CompQ, "K": rc.CompK, "V": rc.CompV} {
+		c, err := hs.Composition(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(t, c.Scores, want); d > tol {
+			t.Errorf("%s-composition differs from numpy's by %.3g", kind, d)
 		}
 	}
 }

@@ -7,6 +7,10 @@ format and the definitions, which it writes out in float64 from the float32 weig
 
   head scores       TransformerLens's detector ("mul"): Σ pattern·detection / Σ pattern,
                     for the previous-token, duplicate-token and induction patterns
+  circuits          every head's OV = W_V·W_O and QK = W_Q·W_Kᵀ as full C × C matrices: their
+                    Frobenius norms and singular values; Q-, K- and V-composition scores
+                    ‖OV₁·QK₂‖, ‖OV₁·QK₂ᵀ‖, ‖OV₁·OV₂‖ over the product of norms; the full OV
+                    circuit W_E·OV·W_U as a V × V matrix and its copying score Σλ / Σ|λ|
 
 The model's forward, the random generator and the safetensors writer are
 tests/make_reference.py's (imported, with this file's sizes).
@@ -94,6 +98,48 @@ def head_scores(w, ids):
     return out
 
 
+# ---- circuits ----
+
+def head_weights(w, l, h):
+    """W_Q, W_K, W_V (C, HS) and W_O (HS, C) of head h in block l, float64."""
+    attn = w[f"h.{l}.attn.c_attn.weight"].astype(np.float64)
+    proj = w[f"h.{l}.attn.c_proj.weight"].astype(np.float64)
+    q, k, v = (attn[:, i * C + h * HS:i * C + (h + 1) * HS] for i in range(3))
+    return q, k, v, proj[h * HS:(h + 1) * HS]
+
+
+def circuits(w):
+    ov, qk = {}, {}
+    for l in range(L):
+        for h in range(NH):
+            q, k, v, o = head_weights(w, l, h)
+            ov[l, h], qk[l, h] = v @ o, q @ k.T
+    fro = np.linalg.norm
+    out = {"ov_norm": [[float(fro(ov[l, h])) for h in range(NH)] for l in range(L)],
+           "qk_norm": [[float(fro(qk[l, h])) for h in range(NH)] for l in range(L)],
+           "ov_singular": [[np.linalg.svd(ov[l, h], compute_uv=False)[:HS].tolist() for h in range(NH)] for l in range(L)],
+           "qk_singular": [[np.linalg.svd(qk[l, h], compute_uv=False)[:HS].tolist() for h in range(NH)] for l in range(L)]}
+    reads = {"Q": lambda l, h: qk[l, h], "K": lambda l, h: qk[l, h].T, "V": lambda l, h: ov[l, h]}
+    for kind, r in reads.items():
+        table = np.zeros((L * NH, L * NH))
+        for l1 in range(L):
+            for h1 in range(NH):
+                for l2 in range(l1 + 1, L):
+                    for h2 in range(NH):
+                        table[l1 * NH + h1, l2 * NH + h2] = fro(ov[l1, h1] @ r(l2, h2)) / (fro(ov[l1, h1]) * fro(r(l2, h2)))
+        out["composition_" + kind] = table.tolist()
+    we = w["wte.weight"].astype(np.float64)
+    copying = []
+    for l in range(L):
+        row = []
+        for h in range(NH):
+            lam = np.linalg.eigvals(we @ ov[l, h] @ we.T)  # V × V, rank HS: the rest are ~0
+            row.append(float(lam.sum().real / np.abs(lam).sum()))
+        copying.append(row)
+    out["copying"] = copying
+    return out
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -116,7 +162,8 @@ def main():
     r = rng.integers(V - 1, 6) + 1
     r[3] = r[2]
     repeated = [0] + list(r) * 3
-    result = {"repeated": [int(t) for t in repeated], "head_scores": head_scores(w, repeated)}
+    result = {"repeated": [int(t) for t in repeated], "head_scores": head_scores(w, repeated),
+              "circuits": circuits(w)}
     with open(os.path.join(out, "reference.json"), "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
