@@ -17,6 +17,8 @@
 //	circuits.go  the weights as circuits: each head's OV and QK kept factored (Factored: SVD,
 //	           Frobenius norm, eigenvalues from an HS × HS core), Q-, K- and V-composition,
 //	           the full OV circuit's copying score
+//	process.go   TransformerLens's weight processing as a step returning a new model: LayerNorm
+//	           folded, writing weights and the unembedding centred; which cache matches which
 //
 // Usage:
 //
@@ -27,4 +29,6 @@
 //	hs, err := interp.HeadsOf(m)
 //	ov, qk := hs.Norms()              // Frobenius norms, layer × head
 //	k, err := hs.Composition("K")     // k.At(0, 3, 1, 5): head 0.3 into 1.5's keys
+//	p, err := interp.Process(m, interp.DefaultProcessing) // m unchanged
+//	out, err := p.RunWithHooks(ids)   // logits from p's own unembedding
 package interp

@@ -28,6 +28,42 @@ type reference struct {
 		CompV      [][]float64   `json:"composition_V"`
 		Copying    [][]float64   `json:"copying"`
 	} `json:"circuits"`
+	Processing struct {
+		FoldMaxDiff       float64 `json:"fold_max_diff"`
+		CentreShiftSpread float64 `json:"centre_shift_spread"`
+	} `json:"processing"`
+}
+
+// readTensor reads one float32 tensor of a safetensors file in refDir.
+func readTensor(t testing.TB, file, name string) []float32 {
+	t.Helper()
+	s, err := gpt.OpenSafetensors(filepath.Join(refDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, ok := s.Lookup(name)
+	if !ok {
+		t.Fatalf("%s has no %s", file, name)
+	}
+	out := make([]float32, st.Len())
+	if err := s.ReadFloat32(st, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// maxAbsDiff is the largest |a − b| over two slices of the same length.
+func maxAbsDiff(t testing.TB, a, b []float32) float64 {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%d values, want %d", len(a), len(b))
+	}
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(float64(a[i])-float64(b[i])))
+	}
+	return d
 }
 
 func readReference(t testing.TB) (*gpt.Model, reference) {
@@ -141,6 +177,86 @@ func TestReferenceCircuits(t *testing.T) {
 			t.Errorf("%s-composition differs from numpy's by %.3g", kind, d)
 		}
 	}
+}
+
+// Processing gives numpy's weights; folding and centring the writing weights leave the
+// logits as they were, and centring the unembedding moves them by a constant per position.
+func TestReferenceProcessing(t *testing.T) {
+	m, ref := readReference(t)
+	if ref.Processing.FoldMaxDiff > 1e-9 || ref.Processing.CentreShiftSpread > 1e-9 {
+		t.Fatalf("numpy's own parity: fold %.3g, centring spread %.3g", ref.Processing.FoldMaxDiff, ref.Processing.CentreShiftSpread)
+	}
+	p, err := Process(m, DefaultProcessing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]float32{"unembed.W_U": p.WU, "unembed.b_U": p.BU}
+	for _, tn := range p.Model.Params.Tensors {
+		got[tn.Name] = tn.Data
+	}
+	for name, data := range got {
+		if d := maxAbsDiff(t, data, readTensor(t, "processed.safetensors", name)); d > 2e-6 {
+			t.Errorf("processed %s differs from numpy's by %.3g", name, d)
+		}
+	}
+	before := readTensor(t, "processed.safetensors", "logits.before")
+	after := readTensor(t, "processed.safetensors", "logits.after")
+	orig, err := m.RunWithHooks(ref.Repeated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.RunWithHooks(ref.Repeated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxAbsDiff(t, out.Logits, after); d > 1e-4 {
+		t.Errorf("processed logits differ from numpy's by %.3g", d)
+	}
+	if d := maxAbsDiff(t, orig.Logits, before); d > 1e-4 {
+		t.Errorf("original logits differ from numpy's by %.3g", d)
+	}
+	if s := shiftSpread(orig, out); s > 1e-4 {
+		t.Errorf("centring the unembedding moved the logits of a position by amounts %.3g apart, want one constant", s)
+	}
+
+	folded, err := Process(m, ProcessOptions{FoldLN: true, CenterWriting: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fout, err := folded.RunWithHooks(ref.Repeated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxAbsDiff(t, fout.Logits, orig.Logits); d > 1e-4 {
+		t.Errorf("folding and centring the writing weights changed the logits by %.3g", d)
+	}
+	if d := maxAbsDiff(t, m.Params.Data, readTensorsOf(t, m)); d != 0 {
+		t.Errorf("Process changed the model it was given (by %.3g)", d)
+	}
+}
+
+// shiftSpread is, over positions, the largest max − min of b's logits minus a's.
+func shiftSpread(a, b *gpt.Output) float64 {
+	s := 0.0
+	for p := 0; p < a.T; p++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		ra, rb := a.Row(0, p), b.Row(0, p)
+		for v := range ra {
+			d := float64(rb[v]) - float64(ra[v])
+			lo, hi = math.Min(lo, d), math.Max(hi, d)
+		}
+		s = math.Max(s, hi-lo)
+	}
+	return s
+}
+
+// readTensorsOf reads the reference model's weights again, in m's slab order.
+func readTensorsOf(t testing.TB, m *gpt.Model) []float32 {
+	var all []float32
+	for _, tn := range m.Params.Tensors {
+		all = append(all, readTensor(t, "model.safetensors", tn.Name)...)
+	}
+	return all
 }
 
 // The committed reference is what tests/make_interp_reference.py writes now.

@@ -7,6 +7,10 @@ format and the definitions, which it writes out in float64 from the float32 weig
 
   head scores       TransformerLens's detector ("mul"): Σ pattern·detection / Σ pattern,
                     for the previous-token, duplicate-token and induction patterns
+  processing        LayerNorm folded into the matrix it feeds (W ← diag(g)·W, b ← β·W + b,
+                    W's columns centred), writing weights centred over C (wte, wpe, both
+                    c_proj's rows and biases), the unembedding W_U = diag(g_f)·wteᵀ,
+                    b_U = β_f·wteᵀ, centred over V; the logits before and after
   circuits          every head's OV = W_V·W_O and QK = W_Q·W_Kᵀ as full C × C matrices: their
                     Frobenius norms and singular values; Q-, K- and V-composition scores
                     ‖OV₁·QK₂‖, ‖OV₁·QK₂ᵀ‖, ‖OV₁·OV₂‖ over the product of norms; the full OV
@@ -18,6 +22,9 @@ tests/make_reference.py's (imported, with this file's sizes).
 Output, in --out (default interp/testdata/reference):
     model.safetensors   the weights, as on the Hugging Face hub (plain keys)
     config.json         the Hugging Face config beside them
+    processed.safetensors  the processed weights (plain keys, and unembed.W_U, unembed.b_U),
+                        and the logits of the repeated sequence before and after (logits.before,
+                        logits.after)
     reference.json      the inputs and every tool's numbers
 
 Run: /usr/bin/python3 tests/make_interp_reference.py [--out DIR]. The same seed writes the same bytes.
@@ -44,10 +51,10 @@ HS = C // NH
 
 # ---- a forward that records and replaces, per head ----
 
-def forward(w, ids, record=None, z_patch=None):
+def forward(w, ids, record=None, z_patch=None, unembed=None):
     """The logits (T, V) of one sequence. record, a dict, receives every block's pattern
     (NH, T, T) and z (T, NH, HS) under TransformerLens's names; z_patch(l, z) may return
-    a replacement for block l's z (T, NH, HS)."""
+    a replacement for block l's z (T, NH, HS); unembed, (W_U, b_U), replaces wteᵀ."""
     w = {k: t.astype(np.float64) for k, t in w.items()}
     T = len(ids)
     x = w["wte.weight"][ids] + w["wpe.weight"][np.arange(T)]
@@ -71,6 +78,8 @@ def forward(w, ids, record=None, z_patch=None):
         x = x + ref.gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
             + w[p + "mlp.c_proj.bias"]
     x = ref.layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
+    if unembed is not None:
+        return x @ unembed[0] + unembed[1]
     return x @ w["wte.weight"].T
 
 
@@ -96,6 +105,54 @@ def head_scores(w, ids):
                             / acts[f"blocks.{l}.attn.hook_pattern"][h].sum())
                       for h in range(NH)] for l in range(L)]
     return out
+
+
+# ---- weight processing ----
+
+def process(w, centre_unembed=True):
+    """TransformerLens's default processing, float64: a new dict with the unembedding."""
+    w = {k: t.astype(np.float64).copy() for k, t in w.items()}
+
+    def centre_columns(m):
+        return m - m.mean(axis=0, keepdims=True)
+
+    def centre_rows(m):
+        return m - m.mean(axis=-1, keepdims=True)
+
+    for l in range(L):
+        p = f"h.{l}."
+        for ln, mat in (("ln_1", "attn.c_attn"), ("ln_2", "mlp.c_fc")):
+            g, beta = w[p + ln + ".weight"], w[p + ln + ".bias"]
+            w[p + mat + ".bias"] = w[p + mat + ".bias"] + beta @ w[p + mat + ".weight"]
+            w[p + mat + ".weight"] = centre_columns(g[:, None] * w[p + mat + ".weight"])
+            w[p + ln + ".weight"], w[p + ln + ".bias"] = np.ones(C), np.zeros(C)
+        for mat in ("attn.c_proj", "mlp.c_proj"):
+            w[p + mat + ".weight"] = centre_rows(w[p + mat + ".weight"])
+            w[p + mat + ".bias"] = centre_rows(w[p + mat + ".bias"])
+    wte = w["wte.weight"]
+    wu = centre_columns(w["ln_f.weight"][:, None] * wte.T)
+    bu = w["ln_f.bias"] @ wte.T
+    if centre_unembed:
+        wu, bu = centre_rows(wu), bu - bu.mean()
+    w["ln_f.weight"], w["ln_f.bias"] = np.ones(C), np.zeros(C)
+    w["wte.weight"], w["wpe.weight"] = centre_rows(wte), centre_rows(w["wpe.weight"])
+    w["unembed.W_U"], w["unembed.b_U"] = wu, bu
+    return w
+
+
+def processing(w, ids, out_dir):
+    full = process(w)
+    before = forward(w, ids)
+    folded = process(w, centre_unembed=False)
+    after_fold = forward(folded, ids, unembed=(folded["unembed.W_U"], folded["unembed.b_U"]))
+    after = forward(full, ids, unembed=(full["unembed.W_U"], full["unembed.b_U"]))
+    shift = after - before
+    tensors = dict(full)
+    tensors["logits.before"], tensors["logits.after"] = before, after
+    ref.write_safetensors(os.path.join(out_dir, "processed.safetensors"),
+                          {k: t.astype(np.float32) for k, t in tensors.items()})
+    return {"fold_max_diff": float(np.abs(after_fold - before).max()),
+            "centre_shift_spread": float((shift.max(axis=-1) - shift.min(axis=-1)).max())}
 
 
 # ---- circuits ----
@@ -163,7 +220,7 @@ def main():
     r[3] = r[2]
     repeated = [0] + list(r) * 3
     result = {"repeated": [int(t) for t in repeated], "head_scores": head_scores(w, repeated),
-              "circuits": circuits(w)}
+              "circuits": circuits(w), "processing": processing(w, repeated, out)}
     with open(os.path.join(out, "reference.json"), "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
