@@ -19,6 +19,7 @@
 //	           the full OV circuit's copying score
 //	process.go   TransformerLens's weight processing as a step returning a new model: LayerNorm
 //	           folded, writing weights and the unembedding centred; which cache matches which
+//	prompt.go    TestPrompt: an answer's rank, logit and probability after a prompt, the top k beside
 //
 // Usage:
 //
@@ -31,4 +32,5 @@
 //	k, err := hs.Composition("K")     // k.At(0, 3, 1, 5): head 0.3 into 1.5's keys
 //	p, err := interp.Process(m, interp.DefaultProcessing) // m unchanged
 //	out, err := p.RunWithHooks(ids)   // logits from p's own unembedding
+//	fmt.Println(interp.TestPrompt(m, tok, "func main() {", "\n", 5))
 package interp
