@@ -20,6 +20,8 @@
 //	process.go   TransformerLens's weight processing as a step returning a new model: LayerNorm
 //	           folded, writing weights and the unembedding centred; which cache matches which
 //	prompt.go    TestPrompt: an answer's rank, logit and probability after a prompt, the top k beside
+//	residual.go  the residual stream as the sum of the embeddings, each head and each MLP;
+//	           accumulated per layer; through ln_f's scale, each component's share of a logit
 //
 // Usage:
 //
@@ -33,4 +35,6 @@
 //	p, err := interp.Process(m, interp.DefaultProcessing) // m unchanged
 //	out, err := p.RunWithHooks(ids)   // logits from p's own unembedding
 //	fmt.Println(interp.TestPrompt(m, tok, "func main() {", "\n", 5))
+//	cs, err := interp.Decompose(m, ids, m.Config.Layers, -1) // the final stream, last position
+//	shares, rest, err := cs.Attribution(m, right, wrong)     // cs.Labels[i]'s share of the difference
 package interp
