@@ -22,6 +22,9 @@
 //	prompt.go    TestPrompt: an answer's rank, logit and probability after a prompt, the top k beside
 //	residual.go  the residual stream as the sum of the embeddings, each head and each MLP;
 //	           accumulated per layer; through ln_f's scale, each component's share of a logit
+//	patching.go  patching by head (HeadPatching), along one path (PathPatching: a sender head's
+//	           effect through one receiver only), and estimated from one backward pass
+//	           (AttributionPatching, with gpt's RunWithGradients)
 //	steer.go     steering: a vector from two prompts' streams at a layer, added while generating
 //
 // Usage:
@@ -38,6 +41,9 @@
 //	fmt.Println(interp.TestPrompt(m, tok, "func main() {", "\n", 5))
 //	cs, err := interp.Decompose(m, ids, m.Config.Layers, -1) // the final stream, last position
 //	shares, rest, err := cs.Attribution(m, right, wrong)     // cs.Labels[i]'s share of the difference
+//	p := gpt.Patching{Clean: clean, Corrupted: corrupted, Right: right, Wrong: wrong}
+//	est, err := interp.AttributionPatching(m, p)    // every head, one forward and one backward
+//	r, err := interp.PathPatching(m, p, [2]int{0, 2}, [2]int{1, 3}) // head 0.2 through 1.3 only
 //	v, err := interp.SteeringVector(m, tok.Encode("// error"), tok.Encode("// loop"), 3)
 //	fmt.Println(interp.Steer(m, tok, "func main() {\n", interp.Steering{Layer: 3, Vector: v, Coeff: 0.5}, 16))
 package interp

@@ -32,6 +32,18 @@ type reference struct {
 		FoldMaxDiff       float64 `json:"fold_max_diff"`
 		CentreShiftSpread float64 `json:"centre_shift_spread"`
 	} `json:"processing"`
+	Patching struct {
+		Clean        []int       `json:"clean"`
+		Corrupted    []int       `json:"corrupted"`
+		Right        int         `json:"right"`
+		Wrong        int         `json:"wrong"`
+		HeadPatching [][]float64 `json:"head_patching"`
+		Attribution  [][]float64 `json:"attribution"`
+		Pearson      float64     `json:"pearson"`
+		Sender       [2]int      `json:"sender"`
+		Receiver     [2]int      `json:"receiver"`
+		PathPatching float64     `json:"path_patching"`
+	} `json:"patching"`
 }
 
 // readTensor reads one float32 tensor of a safetensors file in refDir.
@@ -259,6 +271,43 @@ func readTensorsOf(t testing.TB, m *gpt.Model) []float32 {
 	return all
 }
 
+// Head patching, path patching and attribution patching agree with numpy's (whose
+// attribution estimate takes its gradient by central differences, not by a backward
+// pass), and the estimate correlates with the real patching over every head.
+func TestReferencePatching(t *testing.T) {
+	m, ref := readReference(t)
+	rp := ref.Patching
+	p := gpt.Patching{Clean: rp.Clean, Corrupted: rp.Corrupted, Right: rp.Right, Wrong: rp.Wrong}
+	const tol = 1e-3 // of the logit difference restored, fp32 against float64
+	real, err := HeadPatching(m, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(t, real.Values, rp.HeadPatching); d > tol {
+		t.Errorf("head patching differs from numpy's by %.3g\ngot  %v\nwant %v", d, real.Values, rp.HeadPatching)
+	}
+	est, err := AttributionPatching(m, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(t, est.Values, rp.Attribution); d > tol {
+		t.Errorf("attribution patching differs from numpy's by %.3g\ngot  %v\nwant %v", d, est.Values, rp.Attribution)
+	}
+	if r := Pearson(real, est); r < 0.9 {
+		t.Errorf("attribution patching against head patching: Pearson %.3f over %d heads, want ≥ 0.9 (numpy: %.3f)",
+			r, m.Config.Layers*m.Config.Heads, rp.Pearson)
+	} else {
+		t.Logf("attribution patching against head patching: Pearson %.4f (numpy %.4f)", r, rp.Pearson)
+	}
+	path, err := PathPatching(m, p, rp.Sender, rp.Receiver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(path - rp.PathPatching); d > tol {
+		t.Errorf("path patching %v → %v restores %.5f, numpy %.5f", rp.Sender, rp.Receiver, path, rp.PathPatching)
+	}
+}
+
 // The committed reference is what tests/make_interp_reference.py writes now.
 func TestReferenceIsCurrent(t *testing.T) {
 	if testing.Short() {
@@ -272,7 +321,7 @@ func TestReferenceIsCurrent(t *testing.T) {
 	if b, err := exec.Command(python, "../tests/make_interp_reference.py", "--out", out).CombinedOutput(); err != nil {
 		t.Fatalf("make_interp_reference.py: %v\n%s", err, b)
 	}
-	for _, f := range []string{"model.safetensors", "config.json", "reference.json"} {
+	for _, f := range []string{"model.safetensors", "config.json", "processed.safetensors", "reference.json"} {
 		a, err1 := os.ReadFile(filepath.Join(refDir, f))
 		b, err2 := os.ReadFile(filepath.Join(out, f))
 		if err1 != nil || err2 != nil || string(a) != string(b) {

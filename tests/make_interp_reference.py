@@ -51,10 +51,11 @@ HS = C // NH
 
 # ---- a forward that records and replaces, per head ----
 
-def forward(w, ids, record=None, z_patch=None, unembed=None):
+def forward(w, ids, record=None, z_patch=None, unembed=None, mlp_patch=None):
     """The logits (T, V) of one sequence. record, a dict, receives every block's pattern
     (NH, T, T) and z (T, NH, HS) under TransformerLens's names; z_patch(l, z) may return
-    a replacement for block l's z (T, NH, HS); unembed, (W_U, b_U), replaces wteᵀ."""
+    a replacement for block l's z (T, NH, HS), mlp_patch(l, out) for its MLP's output
+    (T, C); unembed, (W_U, b_U), replaces wteᵀ."""
     w = {k: t.astype(np.float64) for k, t in w.items()}
     T = len(ids)
     x = w["wte.weight"][ids] + w["wpe.weight"][np.arange(T)]
@@ -70,13 +71,17 @@ def forward(w, ids, record=None, z_patch=None, unembed=None):
         z = (pattern @ v).transpose(1, 0, 2)  # (T, NH, HS)
         if z_patch is not None:
             z = z_patch(l, z)
+        x = x + z.reshape(T, C) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        h = ref.layer_norm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
+        mlp = ref.gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
+            + w[p + "mlp.c_proj.bias"]
+        if mlp_patch is not None:
+            mlp = mlp_patch(l, mlp)
         if record is not None:
             record[f"blocks.{l}.attn.hook_pattern"] = pattern
             record[f"blocks.{l}.attn.hook_z"] = z
-        x = x + z.reshape(T, C) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
-        h = ref.layer_norm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
-        x = x + ref.gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
-            + w[p + "mlp.c_proj.bias"]
+            record[f"blocks.{l}.hook_mlp_out"] = mlp
+        x = x + mlp
     x = ref.layer_norm(x, w["ln_f.weight"], w["ln_f.bias"])
     if unembed is not None:
         return x @ unembed[0] + unembed[1]
@@ -197,6 +202,85 @@ def circuits(w):
     return out
 
 
+# ---- patching ----
+
+def patching(w, clean, corrupted, right, wrong, sender, receiver):
+    """Every head's z patched from the clean run into the corrupted one (all positions);
+    the attribution-patching estimate of the same, Σ (z_clean − z_corrupted)·∂metric/∂z,
+    with the gradient by central differences; and path patching of sender → receiver.
+    Each normalised as (patched − corrupted) / (clean − corrupted) of the metric
+    logit[right] − logit[wrong] at the last position."""
+    def metric(logits):
+        return logits[-1, right] - logits[-1, wrong]
+
+    cc, rc = {}, {}
+    m_clean, m_corr = metric(forward(w, clean, cc)), metric(forward(w, corrupted, rc))
+    span = m_clean - m_corr
+
+    def patch_head(l, h):
+        def fn(layer, z):
+            if layer == l:
+                z = z.copy()
+                z[:, h] = cc[f"blocks.{l}.attn.hook_z"][:, h]
+            return z
+        return (metric(forward(w, corrupted, z_patch=fn)) - m_corr) / span
+
+    real = [[float(patch_head(l, h)) for h in range(NH)] for l in range(L)]
+
+    eps = 1e-5
+    estimate = []
+    for l in range(L):
+        row = []
+        for h in range(NH):
+            delta = cc[f"blocks.{l}.attn.hook_z"][:, h] - rc[f"blocks.{l}.attn.hook_z"][:, h]
+            grad = np.zeros_like(delta)
+            for idx in np.ndindex(*delta.shape):
+                def nudge(sign):
+                    def fn(layer, z):
+                        if layer == l:
+                            z = z.copy()
+                            z[idx[0], h, idx[1]] += sign * eps
+                        return z
+                    return metric(forward(w, corrupted, z_patch=fn))
+                grad[idx] = (nudge(1) - nudge(-1)) / (2 * eps)
+            row.append(float((delta * grad).sum() / span))
+        estimate.append(row)
+
+    # Path patching: the sender's clean z, everything between it and the receiver frozen
+    # at its corrupted value (the heads of the layers in between and the MLPs from the
+    # sender's layer on), so that the change reaches the receiver only directly; then the
+    # receiver's z from that run into the corrupted run.
+    (ls, hs), (lr, hr) = sender, receiver
+
+    def freeze(layer, z):
+        z = z.copy()
+        if layer == ls:
+            z[:, hs] = cc[f"blocks.{ls}.attn.hook_z"][:, hs]
+        elif ls < layer < lr:
+            z = rc[f"blocks.{layer}.attn.hook_z"].copy()
+        return z
+
+    def freeze_mlp(layer, out):
+        return rc[f"blocks.{layer}.hook_mlp_out"] if ls <= layer < lr else out
+
+    sent = {}
+    forward(w, corrupted, sent, z_patch=freeze, mlp_patch=freeze_mlp)
+    received = sent[f"blocks.{lr}.attn.hook_z"][:, hr]
+
+    def into_receiver(layer, z):
+        if layer == lr:
+            z = z.copy()
+            z[:, hr] = received
+        return z
+
+    path = (metric(forward(w, corrupted, z_patch=into_receiver)) - m_corr) / span
+    r, e = np.array(real).ravel(), np.array(estimate).ravel()
+    return {"clean": clean, "corrupted": corrupted, "right": right, "wrong": wrong,
+            "clean_metric": float(m_clean), "corrupted_metric": float(m_corr),
+            "head_patching": real, "attribution": estimate, "pearson": float(np.corrcoef(r, e)[0, 1]),
+            "sender": list(sender), "receiver": list(receiver), "path_patching": float(path)}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -218,9 +302,15 @@ def main():
     # doubled, so the induction pattern has a 1 on the diagonal too.
     r = rng.integers(V - 1, 6) + 1
     r[3] = r[2]
-    repeated = [0] + list(r) * 3
-    result = {"repeated": [int(t) for t in repeated], "head_scores": head_scores(w, repeated),
+    repeated = [0] + [int(t) for t in r] * 3
+    result = {"repeated": repeated, "head_scores": head_scores(w, repeated),
               "circuits": circuits(w), "processing": processing(w, repeated, out)}
+    # Patching: the repeated sequence, and the same with two tokens of its last copy
+    # changed; the answer, after the last token, is the token that followed it before
+    # (an induction answer) against the one after that.
+    corrupted = list(repeated)
+    corrupted[14], corrupted[16] = (int(t) + 1 for t in rng.integers(V - 1, 2))
+    result["patching"] = patching(w, repeated, corrupted, repeated[1], repeated[2], (0, 2), (2, 0))
     with open(os.path.join(out, "reference.json"), "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
