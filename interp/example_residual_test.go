@@ -5,7 +5,6 @@ import (
 	"log"
 	"sort"
 
-	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/interp"
 )
 
@@ -13,14 +12,7 @@ import (
 // The final stream is taken apart into the embeddings, every head, every attention bias
 // and every MLP; through ln_f's scale each gets its share of the logit difference.
 func ExampleDecompose() {
-	path, err := gpt.ShippedModelPath()
-	if err != nil {
-		log.Fatal(err)
-	}
-	m, tok, err := gpt.Open(path)
-	if err != nil {
-		log.Fatal(err)
-	}
+	m, tok := shipped()
 	ids := tok.Encode("func main() {\n\tfmt.Println(\"hello\")\n")
 	cs, err := interp.Decompose(m, ids, m.Config.Layers, -1)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/interp"
 )
 
@@ -12,14 +11,7 @@ import (
 // stream entering block 3, added at half strength to every position, turns a string test
 // into error handling.
 func ExampleSteer() {
-	path, err := gpt.ShippedModelPath()
-	if err != nil {
-		log.Fatal(err)
-	}
-	m, tok, err := gpt.Open(path)
-	if err != nil {
-		log.Fatal(err)
-	}
+	m, tok := shipped()
 	v, err := interp.SteeringVector(m, tok.Encode("// error"), tok.Encode("// loop"), 3)
 	if err != nil {
 		log.Fatal(err)

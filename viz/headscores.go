@@ -2,7 +2,6 @@ package viz
 
 import (
 	"fmt"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -37,16 +36,7 @@ func HeadScores(maps ...*gpt.LayerMap) (*HeatMaps, error) {
 		h := plotter.NewHeatMap(layerGrid{lm.Values}, whiteToBlue(64))
 		h.Min, h.Max = 0, 1
 		p.Add(h)
-		heads := make([]string, NH)
-		for c := range heads {
-			heads[c] = strconv.Itoa(c)
-		}
-		layers := make([]string, L)
-		for l := range layers {
-			layers[L-1-l] = strconv.Itoa(l)
-		}
-		p.X.Tick.Marker = namedTicks(heads)
-		p.Y.Tick.Marker = namedTicks(layers)
+		tickLayers(p, L, positionNames(NH, nil))
 		plots = append(plots, p)
 	}
 	return newHeatMaps("head scores", len(plots), "score", plots...), nil
