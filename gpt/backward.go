@@ -56,7 +56,12 @@ func newGradActs(cfg Config, N int) *gradActs {
 // Backward computes the gradient of the loss of the last Forward (which must have had
 // targets) with respect to every parameter, into m.Grads, which has the same layout as
 // m.Params. Gradients are overwritten, not accumulated across calls.
-func (m *Model) Backward() error {
+func (m *Model) Backward() error { return m.backward(nil, nil) }
+
+// backward is Backward from dlogits (B·T, V), the gradient of some function of the
+// logits, or from the loss when dlogits is nil. record, when not nil, sees the gradient
+// at each hook point it passes, by the hook point's name, in backward order (gradients.go).
+func (m *Model) backward(dlogits []float32, record func(name string, grad []float32)) error {
 	if m.Params == nil || m.Precision != FP32 {
 		return fmt.Errorf("gpt: backward: a %v model has no fp32 parameters to train; train in FP32", m.Precision)
 	}
@@ -84,7 +89,14 @@ func (m *Model) Backward() error {
 	}
 
 	// loss → logits → ln_f
-	crossentropySoftmaxBackward(d.dlogits, a.probs, a.targets, N, V)
+	if dlogits == nil {
+		crossentropySoftmaxBackward(d.dlogits, a.probs, a.targets, N, V)
+	} else {
+		copy(d.dlogits, dlogits)
+	}
+	if record == nil {
+		record = func(string, []float32) {}
+	}
 	logitsBackward(d.dlnf, g.Wte, d.dlogits, a.lnf, p.Wte, N, C, V)
 	last := a.layer(cfg.Layers-1, C, NH).residual3
 	layernormBackward(d.dres3, g.LnFW, g.LnFB, d.dlnf, last, p.LnFW, a.lnfMean, a.lnfRstd, N, C)
@@ -99,19 +111,26 @@ func (m *Model) Backward() error {
 		for _, buf := range [][]float32{d.dres2, d.dfcproj, d.dfchGelu, d.dfch, d.dln2, d.dattproj, d.datty, d.dqkv, d.dln1} {
 			clear(buf)
 		}
+		p := fmt.Sprintf("blocks.%d.", l)
+		record(p+"hook_resid_post", d.dres3)
 		// residual3 = residual2 + fcproj
 		residualBackward(d.dres2, d.dfcproj, d.dres3, N*C)
 		matmulBackward(d.dfchGelu, gw.MlpCProjW, gw.MlpCProjB, d.dfcproj, la.fchGelu, w.MlpCProjW, N, 4*C, C)
 		geluBackward(d.dfch, la.fch, d.dfchGelu, N*4*C)
 		matmulBackward(d.dln2, gw.CFcW, gw.CFcB, d.dfch, la.ln2, w.CFcW, N, C, 4*C)
+		record(p+"hook_mlp_out", d.dfcproj)
 		layernormBackward(d.dres2, gw.Ln2W, gw.Ln2B, d.dln2, la.residual2, w.Ln2W, la.ln2Mean, la.ln2Rstd, N, C)
+		record(p+"hook_resid_mid", d.dres2)
 		// residual2 = x + attproj; the gradient of x becomes the next dres3
 		clear(d.dres3)
 		residualBackward(d.dres3, d.dattproj, d.dres2, N*C)
+		record(p+"hook_attn_out", d.dattproj)
 		matmulBackward(d.datty, gw.AttnCProjW, gw.AttnCProjB, d.dattproj, la.atty, w.AttnCProjW, N, C, C)
+		record(p+"attn.hook_z", d.datty)
 		attentionBackward(d.dqkv, d.datty, la.qkv, la.att, B, T, C, NH)
 		matmulBackward(d.dln1, gw.CAttnW, gw.CAttnB, d.dqkv, la.ln1, w.CAttnW, N, C, 3*C)
 		layernormBackward(d.dres3, gw.Ln1W, gw.Ln1B, d.dln1, x, w.Ln1W, la.ln1Mean, la.ln1Rstd, N, C)
+		record(p+"hook_resid_pre", d.dres3)
 	}
 
 	// the two tables

@@ -28,6 +28,7 @@
 //	activation.go  Activation: one named activation, with its shape and statistics
 //	hooked.go      the forward run with hooks: RunWithHooks, and the watcher the cache uses
 //	cache.go       RunWithCache and ActivationCache: names, shapes, sizes, Save
+//	gradients.go   RunWithGradients: a metric's gradient at the hook points, from the model's own backward
 //	lens.go        the logit lens: ln_f and the unembedding on every layer's residual stream
 //	attribution.go direct logit attribution: each head's share of one logit
 //	layermap.go    LayerMap: one number per layer and head, or layer and position

@@ -37,6 +37,7 @@ func TestGolden(t *testing.T) {
 		{"caching.png", ExampleCachingDifference},
 		{"layermap.png", ExampleLayerMap},
 		{"logitlens.png", ExampleLogitLens},
+		{"headscores.png", ExampleHeadScores},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

@@ -42,22 +42,25 @@ func LayerMap(lm *gpt.LayerMap) (*plot.Plot, error) {
 	p.Add(h)
 	names := lm.Labels
 	if len(names) != cols {
-		names = make([]string, cols)
-		for c := range names {
-			names[c] = strconv.Itoa(c)
-		}
+		names = positionNames(cols, nil)
 	}
-	layers := make([]string, L)
-	for l := range layers {
-		layers[L-1-l] = strconv.Itoa(l)
-	}
-	p.X.Tick.Marker = namedTicks(names)
-	p.Y.Tick.Marker = namedTicks(layers)
+	tickLayers(p, L, names)
 	if lm.Columns == "position" {
 		p.X.Tick.Label.Rotation = math.Pi / 2
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
 	}
 	return p, nil
+}
+
+// tickLayers labels a layer × column map: the columns' names along the bottom, the layers
+// down the side, layer 0 at the top.
+func tickLayers(p *plot.Plot, L int, cols []string) {
+	layers := make([]string, L)
+	for l := range layers {
+		layers[L-1-l] = strconv.Itoa(l)
+	}
+	p.X.Tick.Marker = namedTicks(cols)
+	p.Y.Tick.Marker = namedTicks(layers)
 }
 
 // layerGrid is (L, cols) values as gonum's GridXYZ, layer 0 at the top.

@@ -1,129 +1,77 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/interp"
 	"github.com/gptnotes/gptnotes/tokenizer"
 	"github.com/gptnotes/gptnotes/viz"
 )
 
-// headScores are two behaviours of every attention head, measured over windows of held-out
-// text with the cached patterns (blocks.l.attn.hook_pattern):
+// The heads' part of `gptnotes evalmodel`: package interp measures, this file prints.
 //
-//   - previous token: the mean weight a query puts on the position just before it (over
-//     every query but the first);
+//   - previous token, duplicate token and induction: TransformerLens's head detector over
+//     windows of held-out text (interp.ScoreHeadsAll);
 //   - closing brace: the mean weight a token holding "}" puts on the token holding its "{"
-//     (braces paired with a stack over the window's tokens, skipping a window's unmatched
-//     ones; a brace inside a string or comment is rare enough in Go source to ignore).
+//     (interp.Braces, scored per query).
 //
-// A head scoring near 1 on one of them does that one thing, and a student can see it in
-// its pattern: a line just below the diagonal, or dots from each "}" back to its "{".
-type headScores struct {
-	L, NH  int
-	prev   []float64 // (L·NH)
-	brace  []float64 // (L·NH)
-	pairs  int       // brace pairs measured
-	tokens int       // positions measured
-}
+// A head scoring near 1 does that one thing, and a student can see it in its pattern: a
+// line just below the diagonal, or dots from each "}" back to its "{".
 
-// scoreHeads runs windows windows of T tokens, spread evenly over val.
-func scoreHeads(m *gpt.Model, tok *tokenizer.Tokenizer, val []int32, windows int) (headScores, error) {
-	cfg := m.Config
-	T, L, NH := cfg.BlockSize, cfg.Layers, cfg.Heads
-	s := headScores{L: L, NH: NH, prev: make([]float64, L*NH), brace: make([]float64, L*NH)}
+// heldOutWindows returns n windows of T tokens spread evenly over val.
+func heldOutWindows(val []int32, T, n int) ([][]int, error) {
 	if len(val) < T {
-		return s, fmt.Errorf("head scores: %d held-out tokens, fewer than one window of %d", len(val), T)
+		return nil, fmt.Errorf("head scores: %d held-out tokens, fewer than one window of %d", len(val), T)
 	}
-	for w := 0; w < windows; w++ {
-		off := w * (len(val) - T) / max(1, windows-1)
-		ids := make([]int, T)
-		for i := range ids {
-			ids[i] = int(val[off+i])
-		}
-		_, cache, err := m.RunWithCache(ids, "blocks.*.attn.hook_pattern")
-		if err != nil {
-			return s, fmt.Errorf("head scores: window %d: %w", w, err)
-		}
-		pairs := bracePairs(tok, ids)
-		s.pairs += len(pairs)
-		s.tokens += T - 1
-		for l := 0; l < L; l++ {
-			p := cache.MustGet(fmt.Sprintf("blocks.%d.attn.hook_pattern", l)).Data // (1, NH, T, T)
-			for h := 0; h < NH; h++ {
-				at := func(q, k int) float64 { return float64(p[(h*T+q)*T+k]) }
-				for q := 1; q < T; q++ {
-					s.prev[l*NH+h] += at(q, q-1)
-				}
-				for _, pr := range pairs {
-					s.brace[l*NH+h] += at(pr[1], pr[0])
-				}
-			}
+	ws := make([][]int, n)
+	for w := range ws {
+		off := w * (len(val) - T) / max(1, n-1)
+		ws[w] = make([]int, T)
+		for i := range ws[w] {
+			ws[w][i] = int(val[off+i])
 		}
 	}
-	for i := range s.prev {
-		s.prev[i] /= float64(max(1, s.tokens))
-		s.brace[i] /= float64(max(1, s.pairs))
-	}
-	return s, nil
+	return ws, nil
 }
 
-// bracePairs pairs the tokens holding "{" with those holding the matching "}":
-// {open position, close position}. A token holding both, or several, is skipped.
-func bracePairs(tok *tokenizer.Tokenizer, ids []int) [][2]int {
-	var stack []int
-	var pairs [][2]int
-	for t, id := range ids {
-		b := tok.Token(id)
-		open, close := bytes.Count(b, []byte("{")), bytes.Count(b, []byte("}"))
-		switch {
-		case open == 1 && close == 0:
-			stack = append(stack, t)
-		case close == 1 && open == 0 && len(stack) > 0:
-			pairs = append(pairs, [2]int{stack[len(stack)-1], t})
-			stack = stack[:len(stack)-1]
-		}
+// printHeads scores the heads on the windows and prints a table per kind, a row per
+// layer, with the best head of each; it returns the brace map.
+func printHeads(w io.Writer, m *gpt.Model, tok *tokenizer.Tokenizer, windows [][]int) (*gpt.LayerMap, error) {
+	kinds, err := interp.ScoreHeadsAll(m, windows, []interp.Detector{interp.PreviousToken, interp.DuplicateToken, interp.Induction}, interp.ScoreOptions{})
+	if err != nil {
+		return nil, err
 	}
-	return pairs
+	braces, err := interp.ScoreHeads(m, windows, interp.Braces(tok.Token), interp.ScoreOptions{PerQuery: true})
+	if err != nil {
+		return nil, err
+	}
+	pairs := 0
+	for _, ids := range windows {
+		pairs += len(interp.BracePairs(tok.Token, ids))
+	}
+	for _, lm := range kinds {
+		printLayerMap(w, lm, fmt.Sprintf("heads, %s (TransformerLens's detector, over %d windows)", lm.Title, len(windows)))
+	}
+	printLayerMap(w, braces, fmt.Sprintf("heads, mean attention of a closing brace on its opening brace (over %s brace pairs)", gpt.Commas(pairs)))
+	return braces, nil
 }
 
-// best returns the head with the highest score: its layer, head and score.
-func best(scores []float64, NH int) (l, h int, score float64) {
-	i := 0
-	for j, s := range scores {
-		if s > scores[i] {
-			i = j
+func printLayerMap(w io.Writer, lm *gpt.LayerMap, title string) {
+	fmt.Fprintf(w, "%s:\n", title)
+	for l, row := range lm.Values {
+		fmt.Fprintf(w, "  layer %d:", l)
+		for _, v := range row {
+			fmt.Fprintf(w, " %.2f", v)
 		}
+		fmt.Fprintln(w)
 	}
-	return i / NH, i % NH, scores[i]
+	l, h, v := lm.Max()
+	fmt.Fprintf(w, "  best: layer %d head %d, %.2f\n", l, h, v)
 }
 
-// print writes the two tables, a row per layer, and the best head of each behaviour.
-func (s headScores) print(w io.Writer) {
-	for _, b := range []struct {
-		name   string
-		scores []float64
-		over   string
-	}{
-		{"previous token", s.prev, fmt.Sprintf("%s queries", gpt.Commas(s.tokens))},
-		{"closing brace → its opening brace", s.brace, fmt.Sprintf("%s brace pairs", gpt.Commas(s.pairs))},
-	} {
-		fmt.Fprintf(w, "heads, mean attention to the %s (over %s):\n", b.name, b.over)
-		for l := 0; l < s.L; l++ {
-			fmt.Fprintf(w, "  layer %d:", l)
-			for h := 0; h < s.NH; h++ {
-				fmt.Fprintf(w, " %.2f", b.scores[l*s.NH+h])
-			}
-			fmt.Fprintln(w)
-		}
-		l, h, score := best(b.scores, s.NH)
-		fmt.Fprintf(w, "  best: layer %d head %d, %.2f\n", l, h, score)
-	}
-}
-
-// headFigure draws the pattern of one head on a short snippet, for the README.
+// headFigure draws the pattern of one head on a short snippet, for the model card.
 func headFigure(m *gpt.Model, tok *tokenizer.Tokenizer, snippet string, layer, head int, path string) error {
 	ids := tok.Encode(snippet)
 	_, cache, err := m.RunWithCache(ids, fmt.Sprintf("blocks.%d.attn.hook_pattern", layer))

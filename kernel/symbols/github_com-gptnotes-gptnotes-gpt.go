@@ -43,6 +43,7 @@ func init() {
 		"Gopher":                 reflect.ValueOf(&gpt.Gopher).Elem(),
 		"GradCheck":              reflect.ValueOf(gpt.GradCheck),
 		"GradNorm":               reflect.ValueOf(gpt.GradNorm),
+		"GradientNames":          reflect.ValueOf(&gpt.GradientNames).Elem(),
 		"Greedy":                 reflect.ValueOf(&gpt.Greedy).Elem(),
 		"HookNames":              reflect.ValueOf(gpt.HookNames),
 		"HookPoints":             reflect.ValueOf(gpt.HookPoints),

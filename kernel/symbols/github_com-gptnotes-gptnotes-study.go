@@ -21,6 +21,7 @@ func init() {
 
 		// type definitions
 		"Kind":    reflect.ValueOf((*study.Kind)(nil)),
+		"Number":  reflect.ValueOf((*study.Number)(nil)),
 		"Options": reflect.ValueOf((*study.Options)(nil)),
 		"Result":  reflect.ValueOf((*study.Result)(nil)),
 		"Row":     reflect.ValueOf((*study.Row)(nil)),

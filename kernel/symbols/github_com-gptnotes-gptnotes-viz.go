@@ -18,6 +18,7 @@ func init() {
 		"CacheBudget":         reflect.ValueOf(viz.CacheBudget),
 		"CachingDifference":   reflect.ValueOf(viz.CachingDifference),
 		"CountPositions":      reflect.ValueOf(viz.CountPositions),
+		"HeadScores":          reflect.ValueOf(viz.HeadScores),
 		"Height":              reflect.ValueOf(&viz.Height).Elem(),
 		"LayerMap":            reflect.ValueOf(viz.LayerMap),
 		"LogitLens":           reflect.ValueOf(viz.LogitLens),
