@@ -56,8 +56,8 @@ func open(kind, modelName, viewName string, state map[string]any, settable map[s
 	if m.settable == nil {
 		m.settable = map[string]func(any) (any, error){}
 	}
-	m.comm = comm.Open(TargetWidget, m.proto.open(m.snapshot(nil)))
-	m.comm.OnMsg(m.handle)
+	m.comm = comm.Open(TargetWidget, m.proto.open(m.snapshot(nil)), nil)
+	m.comm.OnMsg(func(data map[string]any, _ [][]byte) { m.handle(data) })
 	m.comm.OnClose(func(map[string]any) {
 		m.mu.Lock()
 		m.closed = true
@@ -389,7 +389,7 @@ func init() {
 		// Only the 1.0 front end opens this comm; it shows widgets from the moment it opens it
 		// (the cells of a Run All can run before its answer arrives).
 		frontendValidated.Store(true)
-		c.OnMsg(func(data map[string]any) {
+		c.OnMsg(func(data map[string]any, _ [][]byte) {
 			ok, _ := data["validated"].(bool)
 			frontendValidated.Store(ok)
 			if !ok {

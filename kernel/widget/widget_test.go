@@ -33,10 +33,12 @@ func (w *wire) add(t, id string, data map[string]any) {
 	w.msgs = append(w.msgs, wireMsg{t, id, roundTrip(data)})
 	w.mu.Unlock()
 }
-func (w *wire) Open(id, target string, data map[string]any) { w.add("comm_open", id, data) }
-func (w *wire) Msg(id string, data map[string]any)          { w.add("comm_msg", id, data) }
-func (w *wire) Close(id string, data map[string]any)        { w.add("comm_close", id, data) }
-func (w *wire) ParentMsgID() string                         { return w.parent }
+func (w *wire) Open(id, target string, data, _ map[string]any, _ [][]byte) {
+	w.add("comm_open", id, data)
+}
+func (w *wire) Msg(id string, data map[string]any, _ [][]byte) { w.add("comm_msg", id, data) }
+func (w *wire) Close(id string, data map[string]any)           { w.add("comm_close", id, data) }
+func (w *wire) ParentMsgID() string                            { return w.parent }
 func (w *wire) Logf(format string, args ...any) {
 	w.mu.Lock()
 	w.logs = append(w.logs, fmt.Sprintf(format, args...))
