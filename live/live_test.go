@@ -36,10 +36,11 @@ func tiny(t *testing.T) *gpt.Model {
 	return m
 }
 
-// front plays the front end: a backbone change of one widget.
+// front plays the front end: a change of one widget, in protocol 2.1 (widgets speak it until a
+// front end says otherwise).
 func front(t *testing.T, id string, state map[string]any) {
 	t.Helper()
-	if err := comm.HandleMsg(id, map[string]any{"method": "backbone", "sync_data": state}); err != nil {
+	if err := comm.HandleMsg(id, map[string]any{"method": "update", "state": state, "buffer_paths": []any{}}); err != nil {
 		t.Fatal(err)
 	}
 }

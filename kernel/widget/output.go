@@ -15,7 +15,7 @@ type Output struct{ *Model }
 
 // NewOutput makes an empty output area.
 func NewOutput() *Output {
-	m := domWidget("Output", "OutputModel", "OutputView", map[string]any{"msg_id": ""}, "", nil)
+	m := domWidget(speaking(), "Output", "OutputModel", "OutputView", map[string]any{"msg_id": ""})
 	m.describe = func() string { return "Output widget (shows what its callbacks print, in a notebook with widgets)" }
 	return &Output{m}
 }
