@@ -157,8 +157,17 @@ func TestAttentionExplorer(t *testing.T) {
 			}
 		}
 	}
+	png := e.Heatmap.Value()
 	front(t, e.Head.ModelID(), map[string]any{"value": 3.0})
 	if !strings.Contains(e.View.Value(), "layer 0, head 3") {
 		t.Errorf("not redrawn for head 3: %.200s", e.View.Value())
+	}
+	// The heatmap is a PNG, redrawn for the new head.
+	if p := e.Heatmap.Value(); !strings.HasPrefix(string(p), "\x89PNG") || string(p) == string(png) {
+		t.Errorf("heatmap: %d bytes starting %q, the same as before: %v", len(p), p[:min(len(p), 8)], string(p) == string(png))
+	}
+	front(t, e.Query.ModelID(), map[string]any{"value": 2.0})
+	if !strings.Contains(e.View.Value(), "Query 2 &#34;l&#34; attends to") {
+		t.Errorf("query 2: %.300s", e.View.Value())
 	}
 }
