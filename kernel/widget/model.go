@@ -57,6 +57,9 @@ func open(p protocol, kind, modelName, viewName string, state map[string]any, se
 	}
 	data, metadata, buffers := m.proto.open(m.snapshot(nil))
 	m.comm = comm.Open(TargetWidget, data, metadata, buffers...)
+	if bin := binaryKeys(m.state); len(bin) > 0 && len(buffers) == 0 {
+		m.send(m.proto.update(m.snapshot(bin))) // an open that cannot carry them: 1.0
+	}
 	m.comm.OnMsg(m.handle)
 	m.comm.OnClose(func(map[string]any) {
 		m.mu.Lock()
@@ -66,6 +69,17 @@ func open(p protocol, kind, modelName, viewName string, state map[string]any, se
 	})
 	register(m)
 	return m
+}
+
+// binaryKeys are the keys of state whose values are bytes.
+func binaryKeys(state map[string]any) []string {
+	var keys []string
+	for _, k := range sortedKeys(state) {
+		if _, ok := state[k].([]byte); ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // ModelID is the id of the model's comm.

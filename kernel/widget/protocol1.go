@@ -60,10 +60,12 @@ func (v1) layoutKeys() []string {
 // open sends the state as 1.0 does, plus one key for nbclient (nbconvert --execute), which
 // reads every comm_open as 2.x does and fails on a 1.0 one without "state". The 1.0 front end
 // keeps the extra key as an attribute nothing uses.
+// Binary values are not in it: as ipywidgets 6 does, the model sends them in an update right
+// after (model.go), since a 1.0 comm_open cannot name its buffers.
 func (p v1) open(state map[string]any) (map[string]any, map[string]any, [][]byte) {
-	data, buffers := p.split(state)
-	data[compatStateKey] = state
-	return data, nil, buffers
+	data, _ := p.split(state)
+	data[compatStateKey], _ = p.split(state)
+	return data, nil, nil
 }
 
 // compatStateKey is the key of open's copy of the state for nbclient.

@@ -415,3 +415,19 @@ func TestRemoveAndPutBuffers(t *testing.T) {
 		t.Errorf("put: %v %v", err, s)
 	}
 }
+
+// TestImageBuffers1: in protocol 1.0 the comm_open cannot name buffers; the bytes follow in an
+// update that names the key, as ipywidgets 6 sends them.
+func TestImageBuffers1(t *testing.T) {
+	w := newWire(t, v1{})
+	NewImage("png", []byte("png"))
+	msgs := w.take()
+	last := msgs[len(msgs)-1]
+	if _, in := msgs[len(msgs)-2].Content["value"]; in || msgs[len(msgs)-2].Type != "comm_open" {
+		t.Errorf("open %v", msgs[len(msgs)-2])
+	}
+	want := map[string]any{"method": "update", "state": map[string]any{}, "buffers": []any{"value"}}
+	if !reflect.DeepEqual(last.Content, want) || string(w.buffersAt(len(msgs) - 1)[0]) != "png" {
+		t.Errorf("after the open: %v %q", last.Content, w.buffersAt(len(msgs)-1))
+	}
+}
