@@ -431,3 +431,19 @@ func TestImageBuffers1(t *testing.T) {
 		t.Errorf("after the open: %v %q", last.Content, w.buffersAt(len(msgs)-1))
 	}
 }
+
+// TestOutputOutputs2: a 2.x front end (nbclient among them) sets the outputs it captured.
+func TestOutputOutputs2(t *testing.T) {
+	w := newWire(t, v2{})
+	o := NewOutput()
+	w.take()
+	outs := []any{map[string]any{"output_type": "stream", "name": "stdout", "text": "hi\n"}}
+	comm.HandleMsg(o.ModelID(), update2(map[string]any{"outputs": outs}))
+	if !reflect.DeepEqual(o.Get("outputs"), outs) || len(w.logs) != 0 {
+		t.Errorf("outputs %v, log %q", o.Get("outputs"), w.logs)
+	}
+	comm.HandleMsg(o.ModelID(), update2(map[string]any{"outputs": "x"}))
+	if !reflect.DeepEqual(o.Get("outputs"), outs) || len(w.logs) != 1 {
+		t.Errorf("bad outputs: %v, log %q", o.Get("outputs"), w.logs)
+	}
+}
