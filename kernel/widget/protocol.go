@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"fmt"
 	"os"
 	"sync"
 
@@ -41,6 +42,23 @@ type frontendMsg struct {
 	method  string         // methodState, methodRequestState or methodCustom
 	state   map[string]any // for methodState: the keys the front end changed
 	content map[string]any // for methodCustom
+}
+
+// decodeCommon decodes the messages both versions send alike: request_state and custom; any
+// other method is unknown.
+func decodeCommon(m frontendMsg, data map[string]any) (frontendMsg, error) {
+	switch m.method {
+	case methodRequestState:
+	case methodCustom:
+		c, ok := data["content"].(map[string]any)
+		if !ok {
+			return m, fmt.Errorf("custom message without content object")
+		}
+		m.content = c
+	default:
+		return m, fmt.Errorf("unknown method %q", m.method)
+	}
+	return m, nil
 }
 
 // Methods of the messages both ways.

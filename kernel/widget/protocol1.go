@@ -126,15 +126,7 @@ func (v1) decode(data map[string]any, buffers [][]byte) (frontendMsg, error) {
 			s[name] = buffers[i]
 		}
 		m.method, m.state = methodState, s
-	case methodRequestState:
-	case methodCustom:
-		c, ok := data["content"].(map[string]any)
-		if !ok {
-			return m, fmt.Errorf("custom message without content object")
-		}
-		m.content = c
-	default:
-		return m, fmt.Errorf("unknown method %q", method)
+		return m, nil
 	}
-	return m, nil
+	return decodeCommon(m, data)
 }

@@ -179,15 +179,7 @@ func (v2) decode(data map[string]any, buffers [][]byte) (frontendMsg, error) {
 			return m, fmt.Errorf("update message: %w", err)
 		}
 		m.method, m.state = methodState, s
-	case methodRequestState:
-	case methodCustom:
-		c, ok := data["content"].(map[string]any)
-		if !ok {
-			return m, fmt.Errorf("custom message without content object")
-		}
-		m.content = c
-	default:
-		return m, fmt.Errorf("unknown method %q", method)
+		return m, nil
 	}
-	return m, nil
+	return decodeCommon(m, data)
 }
