@@ -15,12 +15,13 @@ export CGO_LDFLAGS := -lopenblas
 # class's hub; OpenBLAS); the single-user image (the Dockerfile) installs these alone.
 # BUILD_PACKAGES builds the binary (OpenBLAS's headers). TEST_PACKAGES only the tests need:
 # nbclient and the conformance suite, numpy (reference tensors), pytest, PyYAML, Chromium (the
-# browser test), and the hub's proxy (named, though jupyterhub pulls it in, as the hub test needs it).
+# browser test), the hub's proxy (named, though jupyterhub pulls it in, as the hub test needs it),
+# and jsonschema (saved widget state checked against ipywidgets' schema, by tests and `make docs`).
 RUN_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-ipykernel \
 	jupyterhub libopenblas0
 BUILD_PACKAGES := libopenblas-dev
 TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test python3-numpy \
-	python3-pytest python3-yaml chromium node-configurable-http-proxy
+	python3-pytest python3-yaml chromium node-configurable-http-proxy python3-jsonschema
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean

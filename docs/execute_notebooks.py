@@ -10,7 +10,13 @@ exist, so gpt.Pretrained falls back to the shipped model even on a machine with 
 weights, and every copy says so in its first output. The checkout's own path in an output
 (the shipped model's, in that first output) is written relative to the repository, so the
 copies do not depend on where it was cloned.
+
+The widget state nbclient saves in each copy (the kernel speaks widget protocol 2.1 to it, as no
+front end has said otherwise) is checked against ipywidgets' own schema of saved state,
+v2/state.schema.json of npm @jupyter-widgets/schema, so nbviewer and ipywidgets 8's
+html-manager can render the widgets without a kernel.
 """
+import json
 import os
 import pathlib
 import subprocess
@@ -18,6 +24,7 @@ import sys
 import tempfile
 import time
 
+import jsonschema
 import nbformat
 from nbclient import NotebookClient
 
@@ -26,6 +33,8 @@ NOTEBOOKS = ROOT / "notebooks"
 OUT = ROOT / "docs" / "notebooks"
 BIN = os.environ.get("GPTNOTES_BIN") or str(ROOT / "bin" / "gptnotes")
 KERNEL = "gptnotes-docs"
+STATE_SCHEMA = ROOT / "kernel" / "widget" / "testdata" / "jupyter-widgets-schema-0.5.6" / "v2" / "state.schema.json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def chosen(names):
@@ -53,6 +62,19 @@ def relative_paths(nb):
                     o["data"][mime] = value.replace(prefix, "")
 
 
+def check_widget_state(nb):
+    """Validates nb's saved widget state against v2/state.schema.json, and that every model is
+    one of ipywidgets 8's modules; returns the number of models (0: no state saved)."""
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE)
+    if state is None:
+        return 0
+    jsonschema.validate(state, json.loads(STATE_SCHEMA.read_text()))
+    for model_id, model in state["state"].items():
+        if not model["model_module"].startswith("@jupyter-widgets/"):
+            raise ValueError(f"widget {model_id}: module {model['model_module']!r} is not ipywidgets 8's")
+    return len(state["state"])
+
+
 def main():
     prefix = tempfile.mkdtemp(prefix="gptnotes-docs-")
     subprocess.run([BIN, "install", "--prefix", prefix, "--name", KERNEL], check=True, stdout=subprocess.DEVNULL)
@@ -71,8 +93,10 @@ def main():
                   and "raises-exception" not in c.metadata.get("tags", [])
                   and any(o.output_type == "error" for o in c.outputs)]
         relative_paths(nb)
+        models = check_widget_state(nb)
         nbformat.write(nb, OUT / path.name)
-        print(f"{path.name}: {time.monotonic() - start:.0f} s, {len(errors)} unexpected errors", flush=True)
+        print(f"{path.name}: {time.monotonic() - start:.0f} s, {len(errors)} unexpected errors, "
+              f"{models} widget models saved", flush=True)
         if errors:
             failed.append(path.name)
     if failed:

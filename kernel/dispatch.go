@@ -275,7 +275,7 @@ func (k *Kernel) commMsg(s *socket, req *Message) {
 		return
 	}
 	var err error
-	k.asCell(req, func() { err = comm.HandleMsg(c.CommID, c.Data) })
+	k.asCell(req, func() { err = comm.HandleMsg(c.CommID, c.Data, req.Buffers...) })
 	if err != nil {
 		k.log.Print(err)
 	}
@@ -315,12 +315,12 @@ func (t commTransport) ParentMsgID() string {
 // Logf writes to the kernel's log.
 func (t commTransport) Logf(format string, args ...any) { t.k.log.Printf(format, args...) }
 
-func (t commTransport) Open(id, target string, data map[string]any) {
-	t.k.publish(t.parent(), MsgCommOpen, commContent{CommID: id, TargetName: target, Data: nonNil(data)})
+func (t commTransport) Open(id, target string, data, metadata map[string]any, buffers [][]byte) {
+	t.k.publishWith(t.parent(), MsgCommOpen, commContent{CommID: id, TargetName: target, Data: nonNil(data)}, metadata, buffers)
 }
 
-func (t commTransport) Msg(id string, data map[string]any) {
-	t.k.publish(t.parent(), MsgCommMsg, commContent{CommID: id, Data: nonNil(data)})
+func (t commTransport) Msg(id string, data map[string]any, buffers [][]byte) {
+	t.k.publishWith(t.parent(), MsgCommMsg, commContent{CommID: id, Data: nonNil(data)}, nil, buffers)
 }
 
 func (t commTransport) Close(id string, data map[string]any) {

@@ -195,11 +195,18 @@ func (k *Kernel) reply(s *socket, req *Message, t MsgType, content any) {
 // publish broadcasts on iopub; the topic frame is the message type, as ipykernel's
 // "kernel.<id>.<type>" topics are only read by filters nobody sets.
 func (k *Kernel) publish(parent *Header, t MsgType, content any) {
+	k.publishWith(parent, t, content, nil, nil)
+}
+
+// publishWith publishes a message with metadata and binary buffers (a comm's).
+func (k *Kernel) publishWith(parent *Header, t MsgType, content any, metadata map[string]any, buffers [][]byte) {
 	k.send(k.iopub, &Message{
 		Identities:   [][]byte{[]byte(t)},
 		Header:       newHeader(t, k.id),
 		ParentHeader: parent,
+		Metadata:     metadata,
 		Content:      content,
+		Buffers:      buffers,
 	})
 }
 

@@ -4,7 +4,7 @@
 //	model, tok, _, _ := gpt.Pretrained()
 //	live.Sampling(model, tok, "// The")        // temperature, top-k, top-p: the distribution redrawn
 //	live.Stepper(model, tok, "func main() {")  // Step, Step 10, Reset: one token per click
-//	live.Attention(model, tok, "// The")       // layer, head, query: the pattern as a heatmap
+//	live.Attention(model, tok, "// The")       // layer, head, query: the pattern as a PNG heatmap
 //	live.Tokens("func main() {}", "shipped", tok) // the tokens of two tokenizers, as you type
 //
 // Files:

@@ -36,10 +36,11 @@ func tiny(t *testing.T) *gpt.Model {
 	return m
 }
 
-// front plays the front end: a backbone change of one widget.
+// front plays the front end: a change of one widget, in protocol 2.1 (widgets speak it until a
+// front end says otherwise).
 func front(t *testing.T, id string, state map[string]any) {
 	t.Helper()
-	if err := comm.HandleMsg(id, map[string]any{"method": "backbone", "sync_data": state}); err != nil {
+	if err := comm.HandleMsg(id, map[string]any{"method": "update", "state": state, "buffer_paths": []any{}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -156,8 +157,17 @@ func TestAttentionExplorer(t *testing.T) {
 			}
 		}
 	}
+	png := e.Heatmap.Value()
 	front(t, e.Head.ModelID(), map[string]any{"value": 3.0})
 	if !strings.Contains(e.View.Value(), "layer 0, head 3") {
 		t.Errorf("not redrawn for head 3: %.200s", e.View.Value())
+	}
+	// The heatmap is a PNG, redrawn for the new head.
+	if p := e.Heatmap.Value(); !strings.HasPrefix(string(p), "\x89PNG") || string(p) == string(png) {
+		t.Errorf("heatmap: %d bytes starting %q, the same as before: %v", len(p), p[:min(len(p), 8)], string(p) == string(png))
+	}
+	front(t, e.Query.ModelID(), map[string]any{"value": 2.0})
+	if !strings.Contains(e.View.Value(), "Query 2 &#34;l&#34; attends to") {
+		t.Errorf("query 2: %.300s", e.View.Value())
 	}
 }

@@ -1,6 +1,6 @@
 """Responsiveness of the sampling explorer (package live) on the model gpt.Pretrained opens:
 replays --n temperature changes at --rate per second through jupyter_client, as a dragged slider
-sends them, and prints the percentiles of the time from sending a change to receiving the last
+sends them in widget protocol 2.1 (ipywidgets 8's front end: JupyterLab 4, Notebook 7), and prints the percentiles of the time from sending a change to receiving the last
 output of its callback (the figure's update), with the machine's load.
 
 Coalesced changes (a newer one already queued when the kernel served it) run no callback; they
@@ -53,7 +53,7 @@ def main():
             if i < args.n and now >= t0 + i / args.rate:
                 T = round(0.2 + (i % 30) * 0.05, 2)
                 msg = k.kc.session.msg("comm_msg", {"comm_id": temp, "data": {
-                    "method": "backbone", "sync_data": {"value": T}, "buffer_keys": []}})
+                    "method": "update", "state": {"value": T}, "buffer_paths": []}})
                 k.kc.shell_channel.send(msg)
                 sent[msg["header"]["msg_id"]] = time.monotonic()
                 i += 1
@@ -65,7 +65,8 @@ def main():
             parent = m["parent_header"].get("msg_id")
             if parent not in sent:
                 continue
-            if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == figure:
+            if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == figure \
+                    and m["content"]["data"].get("method") == "update":
                 done[parent] = time.monotonic() - sent[parent]
             if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
                 idle.add(parent)

@@ -5,10 +5,12 @@
 // receives the new Comm and hooks its handlers:
 //
 //	comm.Register("echo", func(c *comm.Comm, data map[string]any) {
-//		c.OnMsg(func(data map[string]any) { c.Send(data) })
+//		c.OnMsg(func(data map[string]any, buffers [][]byte) { c.Send(data, buffers...) })
 //	})
 //
-// The kernel opens comms too (comm.Open), for a widget created by a cell. The kernel installs
+// The kernel opens comms too (comm.Open), for a widget created by a cell, with metadata (the
+// widget protocol's version goes there). Messages both ways may carry binary buffers besides
+// their JSON data (a widget's image, as raw PNG bytes). The kernel installs
 // the Transport that puts comm_open / comm_msg / comm_close on the wire; without one, sends are
 // dropped. The API is non-generic so the interpreter can call it.
 package comm
@@ -23,8 +25,8 @@ import (
 
 // A Transport sends comm messages to the frontend; the kernel implements it.
 type Transport interface {
-	Open(id, target string, data map[string]any)
-	Msg(id string, data map[string]any)
+	Open(id, target string, data, metadata map[string]any, buffers [][]byte)
+	Msg(id string, data map[string]any, buffers [][]byte)
 	Close(id string, data map[string]any)
 }
 
@@ -43,7 +45,7 @@ type Comm struct {
 
 	mu      sync.Mutex
 	later   []map[string]any // messages received but not yet served, oldest first
-	onMsg   func(data map[string]any)
+	onMsg   func(data map[string]any, buffers [][]byte)
 	onClose func(data map[string]any)
 	closed  bool
 }
@@ -95,21 +97,22 @@ func Targets() []string {
 	return names
 }
 
-// Open opens a comm from the kernel side to a target the frontend knows.
-func Open(target string, data map[string]any) *Comm {
+// Open opens a comm from the kernel side to a target the frontend knows, with data, the
+// comm_open's metadata (nil for none) and binary buffers.
+func Open(target string, data, metadata map[string]any, buffers ...[]byte) *Comm {
 	c := &Comm{ID: newID(), Target: target}
 	mu.Lock()
 	comms[c.ID] = c
 	t := transport
 	mu.Unlock()
 	if t != nil {
-		t.Open(c.ID, target, data)
+		t.Open(c.ID, target, data, metadata, buffers)
 	}
 	return c
 }
 
-// OnMsg sets the handler for messages from the frontend.
-func (c *Comm) OnMsg(f func(data map[string]any)) {
+// OnMsg sets the handler for messages from the frontend: their data and binary buffers.
+func (c *Comm) OnMsg(f func(data map[string]any, buffers [][]byte)) {
 	c.mu.Lock()
 	c.onMsg = f
 	c.mu.Unlock()
@@ -122,13 +125,13 @@ func (c *Comm) OnClose(f func(data map[string]any)) {
 	c.mu.Unlock()
 }
 
-// Send sends data to the frontend; after Close it does nothing.
-func (c *Comm) Send(data map[string]any) {
+// Send sends data and binary buffers to the frontend; after Close it does nothing.
+func (c *Comm) Send(data map[string]any, buffers ...[]byte) {
 	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()
 	if t := currentTransport(); t != nil && !closed {
-		t.Msg(c.ID, data)
+		t.Msg(c.ID, data, buffers)
 	}
 }
 
@@ -190,8 +193,8 @@ func (c *Comm) Later() []map[string]any {
 	return append([]map[string]any(nil), c.later...)
 }
 
-// HandleMsg serves a comm_msg from the frontend.
-func HandleMsg(id string, data map[string]any) error {
+// HandleMsg serves a comm_msg from the frontend: its data and binary buffers.
+func HandleMsg(id string, data map[string]any, buffers ...[]byte) error {
 	c := lookup(id)
 	if c == nil {
 		return fmt.Errorf("comm: message to %s: no such comm", id)
@@ -203,7 +206,7 @@ func HandleMsg(id string, data map[string]any) error {
 	f := c.onMsg
 	c.mu.Unlock()
 	if f != nil {
-		f(data)
+		f(data, buffers)
 	}
 	return nil
 }

@@ -36,16 +36,16 @@ func init() {
 type _github_com_gptnotes_gptnotes_kernel_comm_Transport struct {
 	IValue interface{}
 	WClose func(id string, data map[string]any)
-	WMsg   func(id string, data map[string]any)
-	WOpen  func(id string, target string, data map[string]any)
+	WMsg   func(id string, data map[string]any, buffers [][]byte)
+	WOpen  func(id string, target string, data map[string]any, metadata map[string]any, buffers [][]byte)
 }
 
 func (W _github_com_gptnotes_gptnotes_kernel_comm_Transport) Close(id string, data map[string]any) {
 	W.WClose(id, data)
 }
-func (W _github_com_gptnotes_gptnotes_kernel_comm_Transport) Msg(id string, data map[string]any) {
-	W.WMsg(id, data)
+func (W _github_com_gptnotes_gptnotes_kernel_comm_Transport) Msg(id string, data map[string]any, buffers [][]byte) {
+	W.WMsg(id, data, buffers)
 }
-func (W _github_com_gptnotes_gptnotes_kernel_comm_Transport) Open(id string, target string, data map[string]any) {
-	W.WOpen(id, target, data)
+func (W _github_com_gptnotes_gptnotes_kernel_comm_Transport) Open(id string, target string, data map[string]any, metadata map[string]any, buffers [][]byte) {
+	W.WOpen(id, target, data, metadata, buffers)
 }

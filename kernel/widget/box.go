@@ -2,41 +2,50 @@ package widget
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // A Layout is a widget's CSS box: width, height, border, margin, padding and the rest of
-// ipywidgets 6's layout keys, unset (null) until set. Every widget has its own, from Layout().
+// the protocol's layout keys, unset (null) until set. Every widget has its own, from Layout().
 type Layout struct{ *Model }
 
-// layoutKeys are the CSS properties of a Layout, as ipywidgets 6 names them.
-var layoutKeys = []string{"align_content", "align_items", "align_self", "border", "bottom", "display",
-	"flex", "flex_flow", "height", "justify_content", "left", "margin", "max_height", "max_width",
-	"min_height", "min_width", "order", "overflow", "overflow_x", "overflow_y", "padding", "right",
-	"top", "visibility", "width"}
-
-func newLayout(set map[string]any) *Layout {
+func newLayout(p protocol, set map[string]any) *Layout {
 	state := map[string]any{}
-	for _, k := range layoutKeys {
+	for _, k := range p.layoutKeys() {
 		state[k] = nil
 	}
 	for k, v := range set {
 		state[k] = v
 	}
-	return &Layout{open("Layout", "LayoutModel", "LayoutView", state, nil)}
+	return &Layout{open(p, "Layout", "LayoutModel", "LayoutView", state, nil)}
 }
 
 // NewLayout makes a layout of the given width and border (CSS values, "" for unset), for a box
 // made with its HBox or VBox method.
 func NewLayout(width, border string) *Layout {
+	p := speaking()
 	set := map[string]any{}
 	if width != "" {
 		set["width"] = width
 	}
 	if border != "" {
-		set["border"] = border
+		set = borders(p, set, border)
 	}
-	return newLayout(set)
+	return newLayout(p, set)
+}
+
+// borders adds the keys of CSS border b to set: "border" in protocol 1.0, each of its four
+// sides in 2.1.
+func borders(p protocol, set map[string]any, b string) map[string]any {
+	if slices.Contains(p.layoutKeys(), "border") {
+		set["border"] = b
+		return set
+	}
+	for _, side := range []string{"border_top", "border_right", "border_bottom", "border_left"} {
+		set[side] = b
+	}
+	return set
 }
 
 // Layout is the widget's layout; nil for a Layout itself.
@@ -48,8 +57,8 @@ func (l *Layout) SetWidth(w string) { l.Set("width", w) }
 // SetHeight sets the CSS height.
 func (l *Layout) SetHeight(h string) { l.Set("height", h) }
 
-// SetBorder sets the CSS border, e.g. "1px solid gray".
-func (l *Layout) SetBorder(b string) { l.Set("border", b) }
+// SetBorder sets the CSS border, e.g. "1px solid gray": in protocol 2.1 each of its four sides.
+func (l *Layout) SetBorder(b string) { l.SetState(borders(l.proto, map[string]any{}, b)) }
 
 // A Box lays out its children: in a row (HBox) or a column (VBox).
 type Box struct {
@@ -58,10 +67,10 @@ type Box struct {
 }
 
 // NewHBox puts children in a row.
-func NewHBox(children ...Widget) *Box { return newLayout(nil).box("HBox", children) }
+func NewHBox(children ...Widget) *Box { return newLayout(speaking(), nil).box("HBox", children) }
 
 // NewVBox puts children in a column.
-func NewVBox(children ...Widget) *Box { return newLayout(nil).box("VBox", children) }
+func NewVBox(children ...Widget) *Box { return newLayout(speaking(), nil).box("VBox", children) }
 
 // HBox puts children in a row laid out by l.
 func (l *Layout) HBox(children ...Widget) *Box { return l.box("HBox", children) }
@@ -74,7 +83,7 @@ func (l *Layout) box(kind string, children []Widget) *Box {
 	for i, c := range children {
 		refs[i] = c.model().ref()
 	}
-	m := open(kind, kind+"Model", kind+"View", map[string]any{
+	m := open(l.proto, kind, kind+"Model", kind+"View", map[string]any{
 		"_dom_classes": []string{}, "box_style": "", "children": refs, "layout": l.ref()}, nil)
 	m.layout = l
 	b := &Box{Model: m, children: children}

@@ -59,28 +59,33 @@ func (m *Model) floatIn(v any) (any, error) {
 	return math.Max(lo, math.Min(hi, f)), nil
 }
 
-// domWidget opens a control as ipywidgets 6 does: its Layout first, then its style model (if
-// styleModel is not empty), then the control, which refers to both.
-func domWidget(kind, modelName, viewName string, state map[string]any, styleModel string, styleState map[string]any) *Model {
-	l := newLayout(nil)
+// domWidget opens a control speaking p as ipywidgets does: its Layout first, then its style
+// model (if the protocol gives the control one), then the control, which refers to both.
+func domWidget(p protocol, kind, modelName, viewName string, state map[string]any) *Model {
+	l := newLayout(p, nil)
 	state["_dom_classes"] = []string{}
 	state["layout"] = l.ref()
-	if styleModel != "" {
-		st := open(styleModel, styleModel, "StyleView", styleState, nil)
+	if styleModel, styleState := p.style(modelName); styleModel != "" {
+		st := open(p, styleModel, styleModel, "StyleView", styleState, nil)
 		state["style"] = st.ref()
 	}
-	m := open(kind, modelName, viewName, state, nil)
+	m := open(p, kind, modelName, viewName, state, nil)
 	m.layout = l
 	return m
 }
 
-func (m *Model) describeValue(format string) {
+// describeValue makes the text fallback say the control's value, printed with format; value
+// reads it (nil: the state's "value").
+func (m *Model) describeValue(format string, value func() any) {
+	if value == nil {
+		value = func() any { return m.Get("value") }
+	}
 	m.describe = func() string {
 		d, _ := m.Get("description").(string)
 		if d != "" {
 			d = fmt.Sprintf(" %q", d)
 		}
-		return fmt.Sprintf("%s%s = "+format+" (a widget; its view shows in a notebook with widgets)", m.kind, d, m.Get("value"))
+		return fmt.Sprintf("%s%s = "+format+" (a widget; its view shows in a notebook with widgets)", m.kind, d, value())
 	}
 }
 
@@ -91,13 +96,13 @@ type IntSlider struct{ *Model }
 
 // NewIntSlider makes a slider over min…max in steps of 1, at value.
 func NewIntSlider(description string, min, max, value int) *IntSlider {
-	m := domWidget("IntSlider", "IntSliderModel", "IntSliderView", map[string]any{
-		"_range": false, "continuous_update": true, "description": description, "disabled": false,
+	m := domWidget(speaking(), "IntSlider", "IntSliderModel", "IntSliderView", map[string]any{
+		"continuous_update": true, "description": description, "disabled": false,
 		"max": max, "min": min, "orientation": "horizontal", "readout": true, "readout_format": "d",
 		"step": 1, "value": value,
-	}, "SliderStyleModel", map[string]any{"handle_color": nil})
+	})
 	m.settable["value"] = m.intIn
-	m.describeValue("%v")
+	m.describeValue("%v", nil)
 	return &IntSlider{m}
 }
 
@@ -122,13 +127,13 @@ type FloatSlider struct{ *Model }
 
 // NewFloatSlider makes a slider over min…max in steps of step, at value, shown with two decimals.
 func NewFloatSlider(description string, min, max, step, value float64) *FloatSlider {
-	m := domWidget("FloatSlider", "FloatSliderModel", "FloatSliderView", map[string]any{
-		"_range": false, "continuous_update": true, "description": description, "disabled": false,
+	m := domWidget(speaking(), "FloatSlider", "FloatSliderModel", "FloatSliderView", map[string]any{
+		"continuous_update": true, "description": description, "disabled": false,
 		"max": max, "min": min, "orientation": "horizontal", "readout": true, "readout_format": ".2f",
-		"slider_color": nil, "step": step, "value": value,
-	}, "", nil)
+		"step": step, "value": value,
+	})
 	m.settable["value"] = m.floatIn
-	m.describeValue("%v")
+	m.describeValue("%v", nil)
 	return &FloatSlider{m}
 }
 
@@ -149,27 +154,61 @@ func (s *FloatSlider) OnChange(f func(v float64)) {
 // Selection: Dropdown, ToggleButtons, RadioButtons ------------------------------------------------
 
 // A Selection picks one of a list of options: a Dropdown, ToggleButtons or RadioButtons.
-type Selection struct{ *Model }
+// Protocol 1.0 keeps the option picked in its state as "value"; 2.1 (ipywidgets 8) keeps its
+// position, "index".
+type Selection struct {
+	*Model
+	key     string // "value" or "index"
+	options []string
+}
 
 func newSelection(kind string, extra map[string]any, description string, options []string, value string) *Selection {
 	if !slices.Contains(options, value) && len(options) > 0 {
 		value = options[0]
 	}
+	p := speaking()
+	s := &Selection{key: "value", options: slices.Clone(options)}
+	if p.name() != (v1{}).name() {
+		s.key = "index"
+	}
 	state := map[string]any{"_options_labels": slices.Clone(options), "description": description,
-		"disabled": false, "value": value}
+		"disabled": false, s.key: s.wire(value)}
 	for k, v := range extra {
 		state[k] = v
 	}
-	m := domWidget(kind, kind+"Model", kind+"View", state, "", nil)
-	m.settable["value"] = func(v any) (any, error) {
-		s, err := asString(v)
-		if err == nil && !slices.Contains(options, s.(string)) {
-			return nil, fmt.Errorf("%q is not one of the options %q", s, options)
+	s.Model = domWidget(p, kind, kind+"Model", kind+"View", state)
+	s.settable[s.key] = func(v any) (any, error) {
+		if s.key == "index" {
+			i, err := asInt(v)
+			if err == nil && (i < 0 || i >= len(options)) {
+				return nil, fmt.Errorf("index %d is not one of the %d options'", i, len(options))
+			}
+			return i, err
 		}
-		return s, err
+		x, err := asString(v)
+		if err == nil && !slices.Contains(options, x.(string)) {
+			return nil, fmt.Errorf("%q is not one of the options %q", x, options)
+		}
+		return x, err
 	}
-	m.describeValue("%q")
-	return &Selection{m}
+	s.describeValue("%q", func() any { return s.Value() })
+	return s
+}
+
+// wire is option v as the state keeps it.
+func (s *Selection) wire(v string) any {
+	if s.key == "index" {
+		return slices.Index(s.options, v)
+	}
+	return v
+}
+
+// option is the option a state value names.
+func (s *Selection) option(v any) string {
+	if i, ok := v.(int); ok {
+		return s.options[i]
+	}
+	return v.(string)
 }
 
 // NewDropdown makes a drop-down list of options with value selected.
@@ -189,23 +228,21 @@ func NewRadioButtons(description string, options []string, value string) *Select
 }
 
 // Value is the option selected.
-func (s *Selection) Value() string { return s.Get("value").(string) }
+func (s *Selection) Value() string { return s.option(s.Get(s.key)) }
 
 // Index is the position of the option selected.
-func (s *Selection) Index() int {
-	return slices.Index(s.Get("_options_labels").([]string), s.Value())
-}
+func (s *Selection) Index() int { return slices.Index(s.options, s.Value()) }
 
 // SetValue selects an option; one not in the list is ignored.
 func (s *Selection) SetValue(v string) {
-	if slices.Contains(s.Get("_options_labels").([]string), v) {
-		s.Set("value", v)
+	if slices.Contains(s.options, v) {
+		s.Set(s.key, s.wire(v))
 	}
 }
 
 // OnChange runs f with each newly selected option.
 func (s *Selection) OnChange(f func(v string)) {
-	s.Observe("value", func(c Change) { f(c.New.(string)) })
+	s.Observe(s.key, func(c Change) { f(s.option(c.New)) })
 }
 
 // Checkbox --------------------------------------------------------------------------------------
@@ -215,10 +252,10 @@ type Checkbox struct{ *Model }
 
 // NewCheckbox makes a checkbox, checked if value.
 func NewCheckbox(description string, value bool) *Checkbox {
-	m := domWidget("Checkbox", "CheckboxModel", "CheckboxView", map[string]any{
-		"description": description, "disabled": false, "value": value}, "", nil)
+	m := domWidget(speaking(), "Checkbox", "CheckboxModel", "CheckboxView", map[string]any{
+		"description": description, "disabled": false, "value": value})
 	m.settable["value"] = asBool
-	m.describeValue("%v")
+	m.describeValue("%v", nil)
 	return &Checkbox{m}
 }
 
@@ -240,9 +277,8 @@ type Button struct{ *Model }
 
 // NewButton makes a button labelled description.
 func NewButton(description string) *Button {
-	m := domWidget("Button", "ButtonModel", "ButtonView", map[string]any{
-		"button_style": "", "description": description, "disabled": false, "icon": "", "tooltip": "",
-	}, "ButtonStyleModel", map[string]any{"button_color": nil, "font_weight": ""})
+	m := domWidget(speaking(), "Button", "ButtonModel", "ButtonView", map[string]any{
+		"button_style": "", "description": description, "disabled": false, "icon": ""})
 	m.describe = func() string {
 		return fmt.Sprintf("Button %q (a widget; its view shows in a notebook with widgets)", m.Get("description"))
 	}
@@ -263,7 +299,7 @@ func (b *Button) SetDescription(s string) { b.Set("description", s) }
 
 // Click does what a click in the front end does: runs the OnClick functions.
 func (b *Button) Click() {
-	b.handle(map[string]any{"method": methodCustom, "content": map[string]any{"event": "click"}})
+	b.handle(map[string]any{"method": methodCustom, "content": map[string]any{"event": "click"}}, nil)
 }
 
 // Text and Textarea -----------------------------------------------------------------------------
@@ -273,19 +309,19 @@ type Text struct{ *Model }
 
 // NewText makes a one-line text box holding value, showing placeholder while empty.
 func NewText(description, placeholder, value string) *Text {
-	m := domWidget("Text", "TextModel", "TextView", map[string]any{
-		"description": description, "disabled": false, "placeholder": placeholder, "value": value}, "", nil)
+	m := domWidget(speaking(), "Text", "TextModel", "TextView", map[string]any{
+		"description": description, "disabled": false, "placeholder": placeholder, "value": value})
 	m.settable["value"] = asString
-	m.describeValue("%q")
+	m.describeValue("%q", nil)
 	return &Text{m}
 }
 
 // NewTextarea makes a text box of rows lines holding value.
 func NewTextarea(description, value string, rows int) *Text {
-	m := domWidget("Textarea", "TextareaModel", "TextareaView", map[string]any{
-		"description": description, "disabled": false, "placeholder": "\u200b", "rows": rows, "value": value}, "", nil)
+	m := domWidget(speaking(), "Textarea", "TextareaModel", "TextareaView", map[string]any{
+		"description": description, "disabled": false, "placeholder": "\u200b", "rows": rows, "value": value})
 	m.settable["value"] = asString
-	m.describeValue("%q")
+	m.describeValue("%q", nil)
 	return &Text{m}
 }
 
@@ -317,12 +353,17 @@ type Play struct{ *Model }
 
 // NewPlay makes a player over min…max by step, one step every interval milliseconds.
 func NewPlay(description string, min, max, step, interval int) *Play {
-	m := domWidget("Play", "PlayModel", "PlayView", map[string]any{
-		"_playing": false, "description": description, "disabled": false, "interval": interval,
-		"max": max, "min": min, "step": step, "value": min}, "", nil)
+	p := speaking()
+	playing := "playing" // ipywidgets 6 named it "_playing"
+	if p.name() == (v1{}).name() {
+		playing = "_playing"
+	}
+	m := domWidget(p, "Play", "PlayModel", "PlayView", map[string]any{
+		playing: false, "description": description, "disabled": false, "interval": interval,
+		"max": max, "min": min, "step": step, "value": min})
 	m.settable["value"] = m.intIn
-	m.settable["_playing"] = asBool
-	m.describeValue("%v")
+	m.settable[playing] = asBool
+	m.describeValue("%v", nil)
 	return &Play{m}
 }
 
@@ -349,8 +390,8 @@ func NewLabel(value string) *Label { return newText("Label", value) }
 func NewHTML(value string) *Label { return newText("HTML", value) }
 
 func newText(kind, value string) *Label {
-	m := domWidget(kind, kind+"Model", kind+"View", map[string]any{
-		"description": "", "disabled": false, "placeholder": "\u200b", "value": value}, "", nil)
+	m := domWidget(speaking(), kind, kind+"Model", kind+"View", map[string]any{
+		"description": "", "placeholder": "\u200b", "value": value})
 	m.describe = func() string { return fmt.Sprintf("%s: %s", kind, m.Get("value")) }
 	return &Label{m}
 }

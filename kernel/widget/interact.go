@@ -17,6 +17,9 @@ func Interact(f func(values []any), controls ...Widget) *Box {
 		values := make([]any, len(controls))
 		for i, c := range controls {
 			values[i] = c.model().Get("value")
+			if s, ok := c.(*Selection); ok {
+				values[i] = s.Value()
+			}
 		}
 		out.Capture(func() {
 			display.ClearOutput(true)
@@ -28,7 +31,11 @@ func Interact(f func(values []any), controls ...Widget) *Box {
 			b.OnClick(call)
 			continue
 		}
-		c.model().Observe("value", func(Change) { call() })
+		key := "value"
+		if s, ok := c.(*Selection); ok {
+			key = s.key
+		}
+		c.model().Observe(key, func(Change) { call() })
 	}
 	call()
 	return NewVBox(append(append([]Widget{}, controls...), out)...)

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gptnotes/gptnotes/kernel/comm"
 	"github.com/gptnotes/gptnotes/kernel/display"
@@ -45,10 +44,10 @@ type Model struct {
 	layout    *Layout
 }
 
-// open makes a model with state (besides the protocol's base keys) and opens its comm, as
-// ipywidgets does when a widget is constructed.
-func open(kind, modelName, viewName string, state map[string]any, settable map[string]func(any) (any, error)) *Model {
-	m := &Model{kind: kind, proto: current, settable: settable, observers: map[string][]func(Change){}}
+// open makes a model speaking p with state (besides the protocol's base keys) and opens its
+// comm, as ipywidgets does when a widget is constructed.
+func open(p protocol, kind, modelName, viewName string, state map[string]any, settable map[string]func(any) (any, error)) *Model {
+	m := &Model{kind: kind, proto: p, settable: settable, observers: map[string][]func(Change){}}
 	m.state = m.proto.base(modelName, viewName)
 	for k, v := range state {
 		m.state[k] = v
@@ -56,15 +55,31 @@ func open(kind, modelName, viewName string, state map[string]any, settable map[s
 	if m.settable == nil {
 		m.settable = map[string]func(any) (any, error){}
 	}
-	m.comm = comm.Open(TargetWidget, m.proto.open(m.snapshot(nil)))
+	data, metadata, buffers := m.proto.open(m.snapshot(nil))
+	m.comm = comm.Open(TargetWidget, data, metadata, buffers...)
+	if bin := binaryKeys(m.state); len(bin) > 0 && len(buffers) == 0 {
+		m.send(m.proto.update(m.snapshot(bin))) // an open that cannot carry them: 1.0
+	}
 	m.comm.OnMsg(m.handle)
 	m.comm.OnClose(func(map[string]any) {
 		m.mu.Lock()
 		m.closed = true
 		m.mu.Unlock()
+		unregister(m)
 	})
 	register(m)
 	return m
+}
+
+// binaryKeys are the keys of state whose values are bytes.
+func binaryKeys(state map[string]any) []string {
+	var keys []string
+	for _, k := range sortedKeys(state) {
+		if _, ok := state[k].([]byte); ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // ModelID is the id of the model's comm.
@@ -136,7 +151,7 @@ func (m *Model) OnCustom(f func(content map[string]any)) {
 
 // Send sends a custom message to the front end's model.
 func (m *Model) Send(content map[string]any) {
-	m.send(map[string]any{"method": methodCustom, "content": content})
+	m.send(map[string]any{"method": methodCustom, "content": content}, nil)
 }
 
 // Close closes the model's comm: the front end removes its views.
@@ -164,7 +179,7 @@ func (m *Model) String() string {
 // such a front end has opened the version handshake, the sentence is left empty.
 func (m *Model) MIMEBundle() display.Bundle {
 	if d := m.proto.display(); d != nil {
-		m.send(d)
+		m.send(d, nil)
 	}
 	data := m.proto.view(m.comm.ID)
 	data[display.MIMEPlain] = m.String()
@@ -191,12 +206,12 @@ func (m *Model) snapshot(keys []string) map[string]any {
 	return out
 }
 
-func (m *Model) send(data map[string]any) {
+func (m *Model) send(data map[string]any, buffers [][]byte) {
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
-	if !closed {
-		m.comm.Send(data)
+	if !closed && data != nil {
+		m.comm.Send(data, buffers...)
 	}
 }
 
@@ -260,11 +275,17 @@ func cleanStack(stack []byte) string {
 	return b.String()
 }
 
-// handle serves a message from the front end.
-func (m *Model) handle(data map[string]any) {
-	msg, err := m.proto.decode(data)
+// handle serves a message from the front end, which also says which protocol it speaks.
+func (m *Model) handle(data map[string]any, buffers [][]byte) {
+	switch data["method"] {
+	case methodBackbone:
+		heardFrom(v1{})
+	case methodUpdate:
+		heardFrom(v2{})
+	}
+	msg, err := m.proto.decode(data, buffers)
 	if err != nil {
-		comm.Logf("widget: %s %s: %v", m.kind, m.comm.ID, err)
+		comm.Logf("widget: %s %s (protocol %s): %v", m.kind, m.comm.ID, m.proto.name(), err)
 		return
 	}
 	switch msg.method {
@@ -277,14 +298,15 @@ func (m *Model) handle(data map[string]any) {
 		for _, f := range fs {
 			run(m, func() { f(msg.content) })
 		}
-	case methodBackbone:
+	case methodState:
 		m.fromFrontend(msg.state)
 	}
 }
 
 // fromFrontend applies a state change the user made. Keys the front end may not set, and values
 // of the wrong type, are refused: logged, and the model's value sent back so the view shows it
-// again. A value the model adjusts (clamped into a slider's range) is sent back too. When a
+// again. The keys accepted are echoed (2.1's echo_update) so other front ends show them too;
+// a value the model adjusts (clamped into a slider's range) is sent back as an update. When a
 // newer change of the same keys is already waiting, observers wait for it: dragging a slider
 // computes only the newest value.
 func (m *Model) fromFrontend(state map[string]any) {
@@ -310,6 +332,13 @@ func (m *Model) fromFrontend(state map[string]any) {
 		}
 		ok[k] = x
 	}
+	if len(ok) > 0 {
+		echo := map[string]any{}
+		for k := range ok {
+			echo[k] = state[k]
+		}
+		m.send(m.proto.echo(echo))
+	}
 	changes := m.apply(ok)
 	if len(resend) > 0 {
 		sort.Strings(resend)
@@ -325,8 +354,8 @@ func (m *Model) fromFrontend(state map[string]any) {
 // behind this one.
 func (m *Model) supersededBy(state map[string]any) bool {
 	for _, later := range m.comm.Later() {
-		msg, err := m.proto.decode(later)
-		if err != nil || msg.method != methodBackbone {
+		msg, err := m.proto.decode(later, nil)
+		if err != nil || msg.method != methodState {
 			continue
 		}
 		all := true
@@ -359,7 +388,8 @@ func jsonish(v any) any {
 }
 
 // The models alive, by id: the front end's request_state after a page reload finds them
-// through their comms; this keeps them from being collected while their views exist.
+// through their comms, 2.1's request_states through this map; it keeps them from being
+// collected while their views exist.
 var (
 	liveMu sync.Mutex
 	live   = map[string]*Model{}
@@ -375,27 +405,4 @@ func unregister(m *Model) {
 	liveMu.Lock()
 	delete(live, m.comm.ID)
 	liveMu.Unlock()
-}
-
-// frontendValidated is set once a front end has opened the version handshake, unset if it
-// then says it does not satisfy the version.
-var frontendValidated atomic.Bool
-
-// The version handshake: the classic notebook opens jupyter.widget.version when it loads; the
-// kernel answers with the front-end version range it wants, the front end with whether it
-// satisfies it.
-func init() {
-	comm.Register(TargetVersion, func(c *comm.Comm, data map[string]any) {
-		// Only the 1.0 front end opens this comm; it shows widgets from the moment it opens it
-		// (the cells of a Run All can run before its answer arrives).
-		frontendValidated.Store(true)
-		c.OnMsg(func(data map[string]any) {
-			ok, _ := data["validated"].(bool)
-			frontendValidated.Store(ok)
-			if !ok {
-				comm.Logf("widget: the front end's widgets (version %v) do not satisfy %s", data["frontend_version"], frontendVersion)
-			}
-		})
-		c.Send(map[string]any{"version": frontendVersion})
-	})
 }

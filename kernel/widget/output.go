@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"fmt"
+
 	"github.com/gptnotes/gptnotes/kernel/comm"
 	"github.com/gptnotes/gptnotes/kernel/display"
 )
@@ -15,8 +17,17 @@ type Output struct{ *Model }
 
 // NewOutput makes an empty output area.
 func NewOutput() *Output {
-	m := domWidget("Output", "OutputModel", "OutputView", map[string]any{"msg_id": ""}, "", nil)
+	m := domWidget(speaking(), "Output", "OutputModel", "OutputView", map[string]any{"msg_id": ""})
 	m.describe = func() string { return "Output widget (shows what its callbacks print, in a notebook with widgets)" }
+	if m.has("outputs") {
+		// 2.1: the outputs a front end captured (nbclient keeps them so, in a saved notebook).
+		m.settable["outputs"] = func(v any) (any, error) {
+			if l, ok := v.([]any); ok {
+				return l, nil
+			}
+			return nil, fmt.Errorf("want a list of outputs, got %T", v)
+		}
+	}
 	return &Output{m}
 }
 

@@ -1,105 +1,53 @@
 package widget
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+	"sync"
 
-// A protocol is one version of the widget protocol's wire format: what a model's state carries
-// besides its own keys, and how messages are shaped. Version 1.0 (ipywidgets 6) is the one the
-// front end here speaks; 2.x (ipywidgets 7 and 8: "@jupyter-widgets/…" modules, state inside
-// {"state": …, "buffer_paths": …}, the version in the message metadata) can be added as a
-// second implementation without changing a control.
+	"github.com/gptnotes/gptnotes/kernel/comm"
+)
+
+// A protocol is one version of the widget protocol's wire format: the keys a model's state
+// carries besides its control's own, and how messages are shaped. Two are spoken: 1.0
+// (ipywidgets 6, the classic notebook's jupyter-js-widgets 2.1; protocol1.go) and 2.1
+// (ipywidgets 8, the front end of JupyterLab 4, Notebook 7 and VS Code; protocol2.go).
 type protocol interface {
-	// base returns the keys every model of modelName/viewName carries.
+	// name is the version, "1.0" or "2.1".
+	name() string
+	// base returns the keys every model of modelName/viewName carries in this version, with
+	// the defaults of the keys this version adds to the control's own.
 	base(modelName, viewName string) map[string]any
-	// open returns the comm_open data for a model's full state.
-	open(state map[string]any) map[string]any
-	// update returns the comm_msg data that sets keys of state in the front end.
-	update(state map[string]any) map[string]any
+	// style returns the style model a control of modelName has, and its state ("": none).
+	style(modelName string) (styleModel string, state map[string]any)
+	// layoutKeys are the CSS properties of a LayoutModel.
+	layoutKeys() []string
+	// open returns the comm_open's data, metadata and buffers for a model's full state.
+	open(state map[string]any) (data, metadata map[string]any, buffers [][]byte)
+	// update returns the comm_msg that sets keys of state in the front end.
+	update(state map[string]any) (map[string]any, [][]byte)
+	// echo returns the comm_msg that tells every front end of a change one of them made
+	// (nil: this version has none).
+	echo(state map[string]any) (map[string]any, [][]byte)
 	// display returns the comm_msg data sent before a view is shown (nil: none).
 	display() map[string]any
 	// view returns the MIME bundle entries that show model id's view.
 	view(id string) map[string]any
-	// decode reads a message from the front end.
-	decode(data map[string]any) (frontendMsg, error)
+	// decode reads a message from the front end, with its binary buffers.
+	decode(data map[string]any, buffers [][]byte) (frontendMsg, error)
 }
 
 // A frontendMsg is a message from the front end, decoded.
 type frontendMsg struct {
-	method  string         // "backbone" (state changed), "request_state" or "custom"
-	state   map[string]any // for backbone
-	content map[string]any // for custom
+	method  string         // methodState, methodRequestState or methodCustom
+	state   map[string]any // for methodState: the keys the front end changed
+	content map[string]any // for methodCustom
 }
 
-// Methods of the messages both ways.
-const (
-	methodBackbone     = "backbone"
-	methodRequestState = "request_state"
-	methodCustom       = "custom"
-	methodUpdate       = "update"
-	methodDisplay      = "display"
-)
-
-// The comm targets of the protocol: one comm per model, and the version handshake.
-const (
-	TargetWidget  = "jupyter.widget"
-	TargetVersion = "jupyter.widget.version"
-)
-
-// MIMEWidgetView is the MIME type of a widget's view in a display_data.
-const MIMEWidgetView = "application/vnd.jupyter.widget-view+json"
-
-// v1 is protocol 1.0, as ipywidgets 6.0 speaks it to jupyter-js-widgets 2.1.
-type v1 struct{}
-
-// frontendVersion is the semver range of jupyter-js-widgets a 6.0 kernel asks for.
-const frontendVersion = "~2.1.4"
-
-func (v1) base(modelName, viewName string) map[string]any {
-	return map[string]any{
-		"_model_module":         "jupyter-js-widgets",
-		"_model_module_version": frontendVersion,
-		"_model_name":           modelName,
-		"_view_module":          "jupyter-js-widgets",
-		"_view_module_version":  frontendVersion,
-		"_view_name":            viewName,
-		"msg_throttle":          1,
-	}
-}
-
-// open sends the state as 1.0 does, plus one key for nbclient (nbconvert --execute), which
-// reads every comm_open as 2.x does and fails on a 1.0 one without "state". The 1.0 front end
-// keeps the extra key as an attribute nothing uses.
-func (v1) open(state map[string]any) map[string]any {
-	data := make(map[string]any, len(state)+1)
-	for k, v := range state {
-		data[k] = v
-	}
-	data[compatStateKey] = state
-	return data
-}
-
-// compatStateKey is the key of open's copy of the state for nbclient.
-const compatStateKey = "state"
-
-func (v1) update(state map[string]any) map[string]any {
-	return map[string]any{"method": methodUpdate, "state": state, "buffers": []any{}}
-}
-
-func (v1) display() map[string]any { return map[string]any{"method": methodDisplay} }
-
-func (v1) view(id string) map[string]any {
-	return map[string]any{MIMEWidgetView: map[string]any{"model_id": id}}
-}
-
-func (v1) decode(data map[string]any) (frontendMsg, error) {
-	method, _ := data["method"].(string)
-	m := frontendMsg{method: method}
-	switch method {
-	case methodBackbone:
-		s, ok := data["sync_data"].(map[string]any)
-		if !ok {
-			return m, fmt.Errorf("backbone message without sync_data object")
-		}
-		m.state = s
+// decodeCommon decodes the messages both versions send alike: request_state and custom; any
+// other method is unknown.
+func decodeCommon(m frontendMsg, data map[string]any) (frontendMsg, error) {
+	switch m.method {
 	case methodRequestState:
 	case methodCustom:
 		c, ok := data["content"].(map[string]any)
@@ -108,10 +56,80 @@ func (v1) decode(data map[string]any) (frontendMsg, error) {
 		}
 		m.content = c
 	default:
-		return m, fmt.Errorf("unknown method %q", method)
+		return m, fmt.Errorf("unknown method %q", m.method)
 	}
 	return m, nil
 }
 
-// current is the protocol spoken.
-var current protocol = v1{}
+// Methods of the messages both ways.
+const (
+	methodBackbone     = "backbone" // 1.0: the front end changed state
+	methodUpdate       = "update"   // the kernel changed state (both); 2.x: the front end did
+	methodEchoUpdate   = "echo_update"
+	methodRequestState = "request_state"
+	methodCustom       = "custom"
+	methodDisplay      = "display"
+	methodState        = "state" // a decoded backbone (1.0) or update (2.x) from the front end
+)
+
+// The comm targets of the protocol: one comm per model, 1.0's version handshake, and 2.1's
+// control comm that asks for every model's state at once.
+const (
+	TargetWidget  = "jupyter.widget"
+	TargetVersion = "jupyter.widget.version"
+	TargetControl = "jupyter.widget.control"
+)
+
+// MIMEWidgetView is the MIME type of a widget's view in a display_data.
+const MIMEWidgetView = "application/vnd.jupyter.widget-view+json"
+
+// EnvProtocol names the environment variable that forces a protocol version, "1.0" or "2.1",
+// whatever the front ends say.
+const EnvProtocol = "GPTNOTES_WIDGET_PROTOCOL"
+
+// Which protocol a new widget speaks. The kernel cannot ask; it learns from the front end's
+// own messages: the 1.0 front end opens jupyter.widget.version when it connects and sends
+// "backbone" changes, a 2.x front end opens jupyter.widget.control and sends "update"s. A
+// widget is made in the version the front end that spoke last speaks, 2.1 while none has
+// spoken (nbclient, which runs `make docs`, never does), and keeps it for its life: its
+// comm_open has told the front ends its module. EnvProtocol overrides all of this.
+var (
+	protoMu sync.Mutex
+	heard   protocol // the last front end's version, nil until one speaks
+	forced  = forcedProtocol(os.Getenv(EnvProtocol))
+)
+
+// forcedProtocol reads EnvProtocol's value; "" or a value it does not know forces nothing.
+func forcedProtocol(v string) protocol {
+	switch v {
+	case "1.0", "1":
+		return v1{}
+	case "2.1", "2":
+		return v2{}
+	}
+	return nil
+}
+
+// speaking is the protocol a widget made now speaks.
+func speaking() protocol {
+	protoMu.Lock()
+	defer protoMu.Unlock()
+	switch {
+	case forced != nil:
+		return forced
+	case heard != nil:
+		return heard
+	}
+	return v2{}
+}
+
+// heardFrom records that a front end spoke p.
+func heardFrom(p protocol) {
+	protoMu.Lock()
+	changed := heard == nil || heard.name() != p.name()
+	heard = p
+	protoMu.Unlock()
+	if changed && forced == nil {
+		comm.Logf("widget: a front end speaks protocol %s: widgets made from now on speak it", p.name())
+	}
+}

@@ -16,10 +16,14 @@ import (
 
 // wire records what the widgets send, as the kernel would put it on iopub.
 type wire struct {
-	mu     sync.Mutex
-	msgs   []wireMsg
-	parent string
-	logs   []string
+	mu       sync.Mutex
+	msgs     []wireMsg
+	parent   string
+	logs     []string
+	metadata map[string]map[string]any // comm_open's metadata by comm id
+	buffers  map[int][][]byte          // a message's buffers by its index in msgs
+	// lastBuffers are the buffers of the messages the last take returned.
+	lastBuffers map[int][][]byte
 }
 
 type wireMsg struct {
@@ -33,10 +37,28 @@ func (w *wire) add(t, id string, data map[string]any) {
 	w.msgs = append(w.msgs, wireMsg{t, id, roundTrip(data)})
 	w.mu.Unlock()
 }
-func (w *wire) Open(id, target string, data map[string]any) { w.add("comm_open", id, data) }
-func (w *wire) Msg(id string, data map[string]any)          { w.add("comm_msg", id, data) }
-func (w *wire) Close(id string, data map[string]any)        { w.add("comm_close", id, data) }
-func (w *wire) ParentMsgID() string                         { return w.parent }
+func (w *wire) Open(id, target string, data, metadata map[string]any, buffers [][]byte) {
+	w.mu.Lock()
+	w.metadata[id] = metadata
+	w.mu.Unlock()
+	w.addBuffers(buffers)
+	w.add("comm_open", id, data)
+}
+func (w *wire) Msg(id string, data map[string]any, buffers [][]byte) {
+	w.addBuffers(buffers)
+	w.add("comm_msg", id, data)
+}
+func (w *wire) Close(id string, data map[string]any) { w.add("comm_close", id, data) }
+func (w *wire) ParentMsgID() string                  { return w.parent }
+
+// addBuffers keeps the buffers of the message about to be added.
+func (w *wire) addBuffers(buffers [][]byte) {
+	w.mu.Lock()
+	if len(buffers) > 0 {
+		w.buffers[len(w.msgs)] = buffers
+	}
+	w.mu.Unlock()
+}
 func (w *wire) Logf(format string, args ...any) {
 	w.mu.Lock()
 	w.logs = append(w.logs, fmt.Sprintf(format, args...))
@@ -52,6 +74,7 @@ func (w *wire) take() []wireMsg {
 	defer w.mu.Unlock()
 	m := w.msgs
 	w.msgs = nil
+	w.lastBuffers, w.buffers = w.buffers, map[int][][]byte{}
 	return m
 }
 
@@ -65,11 +88,23 @@ func roundTrip(v map[string]any) map[string]any {
 	return out
 }
 
-func newWire(t *testing.T) *wire {
-	w := &wire{parent: "request-1"}
+// newWire installs a wire, with protocol p forced (nil: none, the front ends' messages decide)
+// and nothing heard from a front end yet.
+func newWire(t *testing.T, p protocol) *wire {
+	w := &wire{parent: "request-1", metadata: map[string]map[string]any{}, buffers: map[int][][]byte{}}
 	comm.SetTransport(w)
 	display.SetPublisher(w)
-	t.Cleanup(func() { comm.SetTransport(nil); display.SetPublisher(nil) })
+	protoMu.Lock()
+	was := forced
+	forced, heard = p, nil
+	protoMu.Unlock()
+	t.Cleanup(func() {
+		comm.SetTransport(nil)
+		display.SetPublisher(nil)
+		protoMu.Lock()
+		forced, heard = was, nil
+		protoMu.Unlock()
+	})
 	return w
 }
 
@@ -146,7 +181,7 @@ func TestRecordings(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			w := newWire(t)
+			w := newWire(t, v1{})
 			raw, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -303,7 +338,7 @@ func unscrub(data map[string]any, ids map[string]string) map[string]any {
 }
 
 func TestHandshake(t *testing.T) {
-	w := newWire(t)
+	w := newWire(t, v1{})
 	if err := comm.HandleOpen("v1", TargetVersion, map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +358,7 @@ func backbone(id string, state map[string]any) map[string]any {
 }
 
 func TestFrontendChanges(t *testing.T) {
-	w := newWire(t)
+	w := newWire(t, v1{})
 	s := NewIntSlider("n", 0, 10, 3)
 	var seen []int
 	s.OnChange(func(v int) { seen = append(seen, v) })
@@ -370,7 +405,7 @@ func TestFrontendChanges(t *testing.T) {
 // TestCoalesce: changes of one control queued behind the one being served run the callbacks
 // only for the newest.
 func TestCoalesce(t *testing.T) {
-	newWire(t)
+	newWire(t, v1{})
 	s := NewFloatSlider("t", 0, 2, 0.1, 1)
 	var seen []float64
 	s.OnChange(func(v float64) { seen = append(seen, v) })
@@ -389,7 +424,7 @@ func TestCoalesce(t *testing.T) {
 }
 
 func TestPanickingCallback(t *testing.T) {
-	w := newWire(t)
+	w := newWire(t, v1{})
 	b := NewButton("boom")
 	out := NewOutput()
 	n := 0
@@ -419,7 +454,7 @@ func TestPanickingCallback(t *testing.T) {
 }
 
 func TestLoopButtons(t *testing.T) {
-	newWire(t)
+	newWire(t, v1{})
 	var got []int
 	var buttons []*Button
 	for i := 0; i < 3; i++ {
@@ -436,7 +471,7 @@ func TestLoopButtons(t *testing.T) {
 }
 
 func TestInteract(t *testing.T) {
-	w := newWire(t)
+	w := newWire(t, v1{})
 	k := NewIntSlider("k", 1, 10, 2)
 	d := NewDropdown("op", []string{"double", "square"}, "double")
 	var got []string
@@ -469,7 +504,7 @@ func TestInteract(t *testing.T) {
 }
 
 func TestTextFallback(t *testing.T) {
-	newWire(t)
+	newWire(t, v1{})
 	for _, c := range []struct {
 		w    Widget
 		want string
@@ -487,7 +522,7 @@ func TestTextFallback(t *testing.T) {
 // TestConcurrentSet: Go code setting values from a goroutine while front-end messages are
 // served; run under -race.
 func TestConcurrentSet(t *testing.T) {
-	newWire(t)
+	newWire(t, v1{})
 	s := NewIntSlider("n", 0, 1000, 0)
 	s.OnChange(func(int) {})
 	var wg sync.WaitGroup
@@ -510,7 +545,7 @@ func TestConcurrentSet(t *testing.T) {
 // TestValidatedFrontend: once the classic notebook's widgets pass the handshake, the text
 // fallback is left empty (they show the view and would show the sentence under it).
 func TestValidatedFrontend(t *testing.T) {
-	newWire(t)
+	newWire(t, v1{})
 	defer frontendValidated.Store(false)
 	comm.HandleOpen("v2", TargetVersion, map[string]any{})
 	comm.HandleMsg("v2", map[string]any{"validated": true, "frontend_version": "2.1.4"})
