@@ -22,10 +22,15 @@ RUN_PACKAGES := python3-jupyter-client jupyter-client jupyter-notebook python3-i
 BUILD_PACKAGES := libopenblas-dev
 TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test python3-numpy \
 	python3-pytest python3-yaml chromium node-configurable-http-proxy python3-jsonschema
-APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
+# LAPTOP_PACKAGES run the builds students' laptops get, here (make test-arm64, make test-windows):
+# qemu-user-static runs linux/arm64 binaries, wine64 the Windows build, and the mingw-w64 compiler
+# builds the bcryptprimitives.dll that Debian 12's wine needs to start a Go program (tests/wine/).
+LAPTOP_PACKAGES := qemu-user-static wine64 gcc-mingw-w64-x86-64
+APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES) $(LAPTOP_PACKAGES)
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
 .PHONY: fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
+.PHONY: test-laptops test-arm64 test-windows arm64-logits
 
 all: build
 
@@ -69,7 +74,7 @@ notebook: build
 # test runs every test: Go (pure-Go and OpenBLAS builds), then the Python-driven ones
 # (jupyter_client protocol tests, the conformance suite, notebooks, the browser).
 # test-fuzz, between them, gives each fuzz target 5 seconds.
-test: build test-go test-fuzz test-python
+test: build test-go test-fuzz test-python test-laptops
 
 test-go: tidy cross
 	$(GO) vet ./...
@@ -80,20 +85,60 @@ test-go: tidy cross
 tidy:
 	$(GO) mod tidy -diff
 
-# cross checks that every package, tests included, builds for the laptops students bring, on
-# the pure-Go path (no cgo, no OpenBLAS; the amd64 assembly only where GOARCH is amd64). On
-# Windows, kernel/internal/session cannot capture a cell's output at the descriptor level
-# (capture.go redirects fds 1 and 2 through pipes, fd_linux.go and fd_darwin.go), so it and the
-# packages that import it are left out there (CROSS_SKIP_WINDOWS) until it can.
-CROSS_TARGETS      := darwin/arm64 linux/arm64 windows/amd64
-CROSS_SKIP_WINDOWS := kernel/internal/session|kernel/engine|cmd/gptnotes|kernel/internal/excorpus
+# cross builds every package, tests included, for the laptops students bring, on the pure-Go path
+# (no cgo, no OpenBLAS; the amd64 assembly only where GOARCH is amd64), and links the gptnotes
+# binary for each (into test-output/laptops/), which test-laptops, test-arm64 and test-windows run.
+CROSS_TARGETS := darwin/arm64 linux/arm64 windows/amd64
+LAPTOPS       := test-output/laptops
 cross:
+	@mkdir -p $(LAPTOPS)
 	@for t in $(CROSS_TARGETS); do \
-	  pkgs=$$($(GO) list ./...); \
-	  if [ "$${t%/*}" = windows ]; then pkgs=$$(echo "$$pkgs" | grep -v -E '/($(CROSS_SKIP_WINDOWS))$$'); fi; \
-	  echo "go vet for $$t (pure Go)"; \
-	  GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet $$pkgs || exit 1; \
+	  echo "go build and vet for $$t (pure Go)"; \
+	  export GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0; \
+	  $(GO) build ./... && $(GO) vet ./... && \
+	  $(GO) build -o $(LAPTOPS)/gptnotes-$${t%/*}-$${t#*/}$$([ $${t%/*} = windows ] && echo .exe) ./cmd/gptnotes || exit 1; \
 	done
+
+# The linux/arm64 build (Apple silicon's and ARM Linux laptops' CPU, every product a Go loop) runs
+# under qemu-user, the Windows build under wine (tests/wine/run.sh); the Python tests start the
+# kernel through them ($$GPTNOTES_EXEC). docs/laptops.md says what each runs and how long it takes.
+QEMU      := qemu-aarch64-static
+WINE      := $(abspath tests/wine/run.sh)
+ARM64_BIN := $(abspath $(LAPTOPS))/gptnotes-linux-arm64
+WIN_BIN   := $(abspath $(LAPTOPS))/gptnotes-windows-amd64.exe
+ARM64_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+WIN_ENV   := GOOS=windows GOARCH=amd64 CGO_ENABLED=0
+# The protocol tests of the short forms: start, execute with output, interrupt.
+LAPTOP_SHORT := kernel_info or busy_outputs or interrupt_request
+
+# arm64-logits computes the shipped model's logits on this machine's build, then on the arm64
+# build under qemu, and fails when they differ by more than 1e-4 (gpt/shipped_logits_test.go).
+arm64-logits:
+	@mkdir -p $(LAPTOPS)
+	$(GO) test -count=1 -run '^TestShippedLogitsMatchReference$$' ./gpt -args -logits.write=$(abspath $(LAPTOPS))/logits.bin
+	$(ARM64_ENV) $(GO) test -count=1 -exec $(QEMU) -run '^TestShippedLogitsMatchReference$$' ./gpt -args -logits.ref=$(abspath $(LAPTOPS))/logits.bin
+
+# test-laptops is the short form in make test: the logits, and the kernel's start, output and
+# interrupt through jupyter_client, on arm64 under qemu and on Windows under wine.
+test-laptops: cross arm64-logits
+	GPTNOTES_BIN=$(ARM64_BIN) GPTNOTES_EXEC=$(QEMU) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py -k '$(LAPTOP_SHORT)'
+	GPTNOTES_BIN=$(WIN_BIN) GPTNOTES_EXEC=$(WINE) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py -k '$(LAPTOP_SHORT)'
+
+# test-arm64 runs the tokenizer's and the model's tests (short mode) as linux/arm64 binaries
+# under qemu, the logits check, and the arm64 kernel through the protocol tests and the
+# conformance suite.
+test-arm64: cross arm64-logits
+	$(ARM64_ENV) $(GO) test -count=1 -short -timeout 60m -exec $(QEMU) ./tokenizer ./gpt
+	GPTNOTES_BIN=$(ARM64_BIN) GPTNOTES_EXEC=$(QEMU) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py tests/test_kernel_conformance.py
+
+# test-windows runs the session package's tests (capture, interrupts, cells) as a Windows
+# binary under wine, then the Windows kernel through the protocol tests, the conformance suite
+# and the memory guard's tests, and notebooks 00 and 01 top to bottom.
+test-windows: cross
+	$(WIN_ENV) $(GO) test -count=1 -short -exec $(WINE) ./kernel/internal/session
+	GPTNOTES_BIN=$(WIN_BIN) GPTNOTES_EXEC=$(WINE) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py \
+	  tests/test_kernel_conformance.py tests/test_kernel_memlimit.py tests/test_notebook_00.py \
+	  tests/test_notebooks.py::test_01_tokenizer
 
 # test-fuzz is `make fuzz` in short.
 # Each starts from its committed seeds alone (a fresh fuzz cache): the inputs an earlier long

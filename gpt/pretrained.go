@@ -98,10 +98,12 @@ func ShippedModelPath() (string, error) {
 }
 
 // sourceTestdata is the repository's testdata/ as seen from this file when it was compiled,
-// or "" when the path was trimmed.
+// or "" when the path was trimmed. A Windows binary cross-compiled on Linux or macOS records a
+// path like /home/x/gptnotes/gpt/pretrained.go, which Windows reads on the current drive (under
+// wine, whose Z: is /, the same file).
 func sourceTestdata() string {
 	_, file, _, ok := runtime.Caller(0)
-	if !ok || !filepath.IsAbs(file) {
+	if !ok || !(filepath.IsAbs(file) || strings.HasPrefix(file, "/")) {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(file), "..", "testdata")

@@ -1,22 +1,43 @@
 """Shared by the kernel's Python tests: a kernelspec for $GPTNOTES_BIN in a temporary
 JUPYTER_PATH (written by `gptnotes install --prefix`, so install is exercised too), and a
-small client that starts the kernel through jupyter_client and collects a request's output."""
+small client that starts the kernel through jupyter_client and collects a request's output.
+
+$GPTNOTES_EXEC runs the binary through another program, as `go test -exec` does: a
+linux/arm64 build under qemu-aarch64 (make test-arm64), a Windows build under wine (make
+test-windows). The kernelspec's argv starts with it, so jupyter_client starts the kernel so."""
+import json
 import os
 import pathlib
 import queue
+import shlex
 import subprocess
 import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = os.environ.get("GPTNOTES_BIN") or str(ROOT / "bin" / "gptnotes")
+EXEC = shlex.split(os.environ.get("GPTNOTES_EXEC", ""))
+COMMAND = EXEC + [BIN]  # the binary as a command line: run it with COMMAND + [args]
 KERNEL_NAME = "gptnotes-test"
 
 _prefix = tempfile.mkdtemp(prefix="gptnotes-kernelspec-")
-subprocess.run([BIN, "install", "--prefix", _prefix, "--name", KERNEL_NAME], check=True,
+subprocess.run(COMMAND + ["install", "--prefix", _prefix, "--name", KERNEL_NAME], check=True,
                stdout=subprocess.DEVNULL)
 os.environ["JUPYTER_PATH"] = os.path.join(_prefix, "share", "jupyter")
 KERNELSPEC_DIR = pathlib.Path(os.environ["JUPYTER_PATH"]) / "kernels" / KERNEL_NAME
+if EXEC:
+    _spec = json.loads((KERNELSPEC_DIR / "kernel.json").read_text())
+    _spec["argv"] = EXEC + _spec["argv"]
+    (KERNELSPEC_DIR / "kernel.json").write_text(json.dumps(_spec, indent=2))
+
+
+def host_path(p):
+    """p as this machine names it: a path the Windows build wrote under wine, Z:\\tmp\\x
+    (wine's drive Z: is /), is /tmp/x."""
+    if p[:3].upper() == "Z:\\":
+        return "/" + p[3:].replace("\\", "/")
+    return p
+
 
 from jupyter_client.manager import KernelManager  # noqa: E402  (after JUPYTER_PATH is set)
 

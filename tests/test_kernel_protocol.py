@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from kernel_harness import BIN, KERNELSPEC_DIR, Kernel
+from kernel_harness import BIN, COMMAND, EXEC, KERNELSPEC_DIR, Kernel, host_path
 
 
 @pytest.fixture(scope="module")
@@ -241,7 +241,8 @@ def test_shutdown_within_one_second_even_mid_cell():
 
 def test_install_writes_kernelspec_and_logo():
     spec = json.loads((KERNELSPEC_DIR / "kernel.json").read_text())
-    assert spec["argv"] == [os.path.realpath(BIN), "kernel", "{connection_file}"]
+    argv = spec["argv"][len(EXEC):]
+    assert [host_path(argv[0])] + argv[1:] == [os.path.realpath(BIN), "kernel", "{connection_file}"]
     assert spec["display_name"] == "Go (gptnotes)"
     assert spec["language"] == "go"
     assert spec["interrupt_mode"] == "message"
@@ -252,13 +253,13 @@ def test_install_writes_kernelspec_and_logo():
 
 @pytest.mark.parametrize("cmd", ["install", "kernel", "notebook", "version"])
 def test_help_on_each_subcommand(cmd):
-    r = subprocess.run([BIN, cmd, "--help"], capture_output=True, text=True, timeout=10)
+    r = subprocess.run(COMMAND + [cmd, "--help"], capture_output=True, text=True, timeout=10)
     assert r.returncode == 0, r.stderr
     assert f"gptnotes {cmd}" in r.stdout + r.stderr
 
 
 def test_top_level_help_lists_commands():
-    r = subprocess.run([BIN, "--help"], capture_output=True, text=True, timeout=10)
+    r = subprocess.run(COMMAND + ["--help"], capture_output=True, text=True, timeout=10)
     for cmd in ("install", "kernel", "notebook", "version"):
         assert cmd in r.stderr
 

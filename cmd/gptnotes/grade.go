@@ -18,6 +18,12 @@ func init() {
 	register(command{name: "grade", summary: "grade submitted exercise notebooks, each on a fresh kernel", run: runGrade})
 }
 
+// errWindowsGrade is why grade refuses to run on Windows: nothing there confines a submission
+// (Landlock is Linux's), and the grader talks to its kernels over Unix sockets.
+var errWindowsGrade = errors.New("grade does not run on Windows: a submission would run with everything " +
+	"this account can reach (its files, its network), with nothing to confine it; grade on Linux " +
+	"(a class's hub, a container, WSL)")
+
 func runGrade(args []string) error {
 	fs := newFlags("grade", "--against NOTEBOOK [--out DIR] [--timeout-cell D] [--timeout-notebook D] [--memory N] [--jobs N] [--exam] SUBMISSIONS…",
 		"Runs each submitted notebook on a fresh kernel, in its own process and temporary directory, with\n"+
@@ -36,6 +42,9 @@ func runGrade(args []string) error {
 	if *against == "" || fs.NArg() == 0 {
 		fs.Usage()
 		return errors.New("want --against NOTEBOOK and at least one submission")
+	}
+	if runtime.GOOS == "windows" {
+		return errWindowsGrade
 	}
 	limit, err := kernel.ParseMemoryLimit(*memory)
 	if err != nil {
