@@ -22,9 +22,12 @@ BUILD_PACKAGES := libopenblas-dev
 TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test python3-numpy \
 	python3-pytest python3-yaml chromium node-configurable-http-proxy
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES)
+# DOCKER_PACKAGES only `make test-docker` needs: Debian's engine, its Compose (v1; Debian 12 has
+# no compose plugin) and debootstrap, which makes the base image without a registry.
+DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz bench-class bench-speed tidy cross record-widgets docs
+.PHONY: test-docker fuzz test-fuzz bench-class bench-speed tidy cross record-widgets docs
 
 all: build
 
@@ -114,6 +117,12 @@ test-python: build
 
 generate:
 	$(GO) generate ./...
+
+# test-docker builds the single-user image and runs `docker compose up` for real, checked through
+# 127.0.0.1, then takes it all down (tests/docker/up.sh; minutes, so not part of `make test`).
+test-docker:
+	$(call apt_install,$(DOCKER_PACKAGES))
+	nice -n 10 tests/docker/up.sh
 
 # fuzz runs each fuzz target for FUZZTIME: the wire decoder, then the cell rewriter. Go fuzzes one
 # target per package per run, so one line each; a failing input is written to the package's
