@@ -18,6 +18,7 @@ dockerd_pid=""
 notebooks_owner=""
 made_weights=""
 made_checkpoints=""
+made_trash=""
 
 say() { echo "test-docker: $*"; }
 
@@ -48,6 +49,7 @@ finish() {
 	[ -z "$notebooks_owner" ] || chown -R "$notebooks_owner" notebooks
 	[ -z "$made_weights" ] || rmdir weights 2>/dev/null
 	[ -z "$made_checkpoints" ] || rm -rf notebooks/.ipynb_checkpoints
+	[ -z "$made_trash" ] || rm -rf notebooks/.Trash-1000
 	if [ -n "$dockerd_pid" ]; then
 		say "stopping the dockerd started here (pid $dockerd_pid)"
 		kill "$dockerd_pid" && while kill -0 "$dockerd_pid" 2>/dev/null; do sleep 1; done
@@ -85,6 +87,7 @@ if [ "$(stat -c %u notebooks)" != 1000 ]; then
 fi
 [ -e weights ] || made_weights=1  # the engine makes the mount's source, empty
 [ -e notebooks/.ipynb_checkpoints ] || made_checkpoints=1  # the server's, when a notebook is saved
+[ -e notebooks/.Trash-1000 ] || made_trash=1  # where the server's delete puts it (send2trash)
 
 # The default service alone: no class variable set, as a new user runs it.
 compose up -d 2>&1 | sed 's/^/compose: /'
