@@ -27,9 +27,12 @@ TEST_PACKAGES := python3-nbclient jupyter-nbconvert python3-jupyter-kernel-test 
 # builds the bcryptprimitives.dll that Debian 12's wine needs to start a Go program (tests/wine/).
 LAPTOP_PACKAGES := qemu-user-static wine64 gcc-mingw-w64-x86-64
 APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES) $(LAPTOP_PACKAGES)
+# DOCKER_PACKAGES only `make test-docker` needs: Debian's engine, its Compose (v1; Debian 12 has
+# no compose plugin) and debootstrap, which makes the base image without a registry.
+DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
+.PHONY: test-docker fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
 .PHONY: test-laptops test-arm64 test-windows arm64-logits
 
 all: build
@@ -167,6 +170,12 @@ test-hostile: build
 
 generate:
 	$(GO) generate ./...
+
+# test-docker builds the single-user image and runs `docker compose up` for real, checked through
+# 127.0.0.1, then takes it all down (tests/docker/up.sh; minutes, so not part of `make test`).
+test-docker:
+	$(call apt_install,$(DOCKER_PACKAGES))
+	nice -n 10 tests/docker/up.sh
 
 # fuzz runs each fuzz target for FUZZTIME: the wire decoder, then the cell rewriter. Go fuzzes one
 # target per package per run, so one line each; a failing input is written to the package's

@@ -1,10 +1,12 @@
 """docker-compose.yml, the Dockerfile (the single-user image) and deploy/hub.Dockerfile: no
-Docker engine runs here, so check what can be checked without one: the compose file parses
+Docker engine is needed here (`make test-docker` runs the image for real), so check what can be checked without one: the compose file parses
 into a notebook service on the host's loopback and a class profile (hub + DockerSpawner); the
 image is built by the Makefile targets the tests run, installs only the run-time packages, and
 runs as a non-root user."""
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import yaml
@@ -73,3 +75,38 @@ def test_hub_image_runs_the_shared_configuration():
     assert "COPY deploy/jupyterhub_config.py" in text
     assert "GPTNOTES_HUB=docker" in text
     assert re.search(r"dockerspawner==\d", text)
+
+
+def test_the_notebook_service_needs_none_of_the_class_variables():
+    """Compose interpolates every service's variables, profile or not: a required one (`${X:?}`)
+    in the hub stopped `docker compose up` of the notebook service. The hub's configuration
+    checks its password itself (deploy/jupyterhub_config.py)."""
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert not re.search(r"\$\{[A-Z_]+:?\?", text), "no variable may be required"
+    assert "GPTNOTES_HUB_PASSWORD" in (ROOT / "deploy" / "jupyterhub_config.py").read_text()
+    if shutil.which("docker-compose"):  # Debian's compose parses the file without an engine
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GPTNOTES_HUB_")}
+        out = subprocess.run(["docker-compose", "config", "--services"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and "gptnotes" in out.stdout.split(), out.stderr
+
+
+def test_the_service_limits_the_kernels_memory():
+    svc = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["gptnotes"]
+    assert "GPTNOTES_MEMORY_LIMIT" in svc["environment"]  # kernel/memlimit.go reads it
+    assert "mem_limit" in svc  # the container's hard limit, above the kernel's
+
+
+def test_the_build_context_leaves_out_the_history_and_the_outputs():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    for path in [".git", "bin/", "test-output/"]:
+        assert path in ignored, path
+
+
+def test_without_an_engine_test_docker_says_so_and_skips():
+    env = {**os.environ, "DOCKER": "/nonexistent/docker"}
+    out = subprocess.run([str(ROOT / "tests" / "docker" / "up.sh")], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 77, (out.returncode, out.stderr)
+    assert "no Docker engine" in out.stderr and "install docker.io" in out.stderr, out.stderr
+    assert out.stdout == "", "nothing started"
