@@ -5,7 +5,7 @@
 // receives the new Comm and hooks its handlers:
 //
 //	comm.Register("echo", func(c *comm.Comm, data map[string]any) {
-//		c.OnMsg(func(data map[string]any, buffers [][]byte) { c.Send(data, buffers...) })
+//		c.OnMsg(func(data map[string]any) { c.Send(data) })
 //	})
 //
 // The kernel opens comms too (comm.Open), for a widget created by a cell, with metadata (the
@@ -111,8 +111,15 @@ func Open(target string, data, metadata map[string]any, buffers ...[]byte) *Comm
 	return c
 }
 
-// OnMsg sets the handler for messages from the frontend: their data and binary buffers.
-func (c *Comm) OnMsg(f func(data map[string]any, buffers [][]byte)) {
+// OnMsg sets the handler for messages from the frontend: their data. A comm that also takes
+// binary buffers sets OnMsgBuffers instead; the last of the two set is the one that runs.
+func (c *Comm) OnMsg(f func(data map[string]any)) {
+	c.OnMsgBuffers(func(data map[string]any, _ [][]byte) { f(data) })
+}
+
+// OnMsgBuffers sets the handler for messages from the frontend: their data and binary buffers
+// (a widget's image as raw PNG bytes, say).
+func (c *Comm) OnMsgBuffers(f func(data map[string]any, buffers [][]byte)) {
 	c.mu.Lock()
 	c.onMsg = f
 	c.mu.Unlock()

@@ -23,7 +23,7 @@ func Example() {
 
 	// An echo target: every message the frontend sends comes back doubled, its buffers too.
 	comm.Register("echo", func(c *comm.Comm, data map[string]any) {
-		c.OnMsg(func(data map[string]any, buffers [][]byte) {
+		c.OnMsgBuffers(func(data map[string]any, buffers [][]byte) {
 			for i, b := range buffers {
 				buffers[i] = append(b, b...)
 			}

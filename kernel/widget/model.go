@@ -60,7 +60,7 @@ func open(p protocol, kind, modelName, viewName string, state map[string]any, se
 	if bin := binaryKeys(m.state); len(bin) > 0 && len(buffers) == 0 {
 		m.send(m.proto.update(m.snapshot(bin))) // an open that cannot carry them: 1.0
 	}
-	m.comm.OnMsg(m.handle)
+	m.comm.OnMsgBuffers(m.handle)
 	m.comm.OnClose(func(map[string]any) {
 		m.mu.Lock()
 		m.closed = true

@@ -26,7 +26,7 @@ func openVersion(c *comm.Comm, data map[string]any) {
 	// Only the 1.0 front end opens this comm; it shows widgets from the moment it opens it
 	// (the cells of a Run All can run before its answer arrives).
 	frontendValidated.Store(true)
-	c.OnMsg(func(data map[string]any, _ [][]byte) {
+	c.OnMsg(func(data map[string]any) {
 		ok, _ := data["validated"].(bool)
 		frontendValidated.Store(ok)
 		if !ok {
@@ -44,7 +44,7 @@ func openVersion(c *comm.Comm, data map[string]any) {
 // log.
 func openControl(c *comm.Comm, data map[string]any) {
 	heardFrom(v2{})
-	c.OnMsg(func(data map[string]any, _ [][]byte) {
+	c.OnMsg(func(data map[string]any) {
 		if data["method"] != "request_states" {
 			comm.Logf("widget: control comm %s: unknown method %q", c.ID, data["method"])
 			return
