@@ -79,7 +79,7 @@ def test_03a_on_a_gpt2_shaped_hf_model(tmp_path):
     for c in cells:
         if c.metadata.get("nbgrader", {}).get("grade"):
             assert text(c).startswith("right: "), (c.source, text(c))
-    share = text(next(c for c in cells if "best, bestShare := 0, 0.0" in c.source))
+    share = text(next(c for c in cells if "best, bestShare, sinks := 0, 0.0, 0" in c.source))
     assert share.count("of its weight on the previous token") == HEADS, share
     assert f"block {LAYERS - 1}" in text(next(c for c in cells if "cache.LogitLens(tok, 1)" in c.source))
-    assert len(pngs(nb)) == 4  # every head, the one head, the brace head, the ablation map
+    assert len(pngs(nb)) == 3  # every head, the one head, the ablation map (the brace head is a table)
