@@ -104,16 +104,21 @@ func peakRSSMiB() float64 {
 
 // BenchmarkDecodeStepSmall is one cached decode step of GPT-2 small after a 512-token prompt.
 func BenchmarkDecodeStepSmall(b *testing.B) {
-	m := smallModel(b)
-	ids := randomIDs(rand.New(rand.NewPCG(2, 2)), 513, Small.VocabSize)
+	benchDecodeStep(b, smallModel(b), 512)
+}
+
+// benchDecodeStep times one cached decode step of m after a prompt of n random tokens, the
+// cache cut back to n before every step so each step sees the same length.
+func benchDecodeStep(b *testing.B, m *Model, n int) {
+	ids := randomIDs(rand.New(rand.NewPCG(2, 2)), n+1, m.Config.VocabSize)
 	c := m.NewCache()
-	if _, err := m.ForwardCached(c, ids[:512]); err != nil {
+	if _, err := m.ForwardCached(c, ids[:n]); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.n = 512
-		if _, err := m.ForwardCached(c, ids[512:]); err != nil {
+		c.n = n
+		if _, err := m.ForwardCached(c, ids[n:]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -43,17 +43,5 @@ func BenchmarkForwardGopher256(b *testing.B) {
 // BenchmarkDecodeStepGopher is one cached decode step of the shipped model's shape after a
 // 255-token prompt.
 func BenchmarkDecodeStepGopher(b *testing.B) {
-	m := gopherModel(b)
-	ids := randomIDs(rand.New(rand.NewPCG(2, 2)), Gopher.BlockSize, Gopher.VocabSize)
-	c := m.NewCache()
-	if _, err := m.ForwardCached(c, ids[:255]); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c.n = 255
-		if _, err := m.ForwardCached(c, ids[255:]); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchDecodeStep(b, gopherModel(b), 255)
 }
