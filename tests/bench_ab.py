@@ -4,11 +4,12 @@ costs what it cost before the hooks existed.
 
 Not a test (pytest does not collect bench_*.py). From the repository root:
 
-    /usr/bin/python3 tests/bench_ab.py [--base main] [--pairs 8] [--bench BenchmarkForwardSmall1024]
+    /usr/bin/python3 tests/bench_ab.py [--base main] [--pairs 8] [--bench BenchmarkForwardSmall1024] [--benchtime 1x]
 
 It compiles gpt's test binary (go test -c -tags openblas) twice, from --base (a git revision,
 exported with git archive) and from the working tree, then runs them in turns, one
-benchmark process each (-test.benchtime 1x: one warm-up forward, one timed), swapping which
+benchmark process each (-test.benchtime 1x by default: one warm-up forward, one timed;
+--benchtime 5x times five and reports their mean), swapping which
 goes first in every pair so that neither always meets the machine in the same state. It
 prints every pair with the load average, each side's median and range, and the median of
 the per-pair ratios (B/A), the figure to compare with the pairs' own spread.
@@ -25,8 +26,8 @@ def build(src, out):
     subprocess.run(["go", "test", "-c", "-tags", "openblas", "-o", out, "./gpt"], cwd=src, check=True)
 
 
-def run(binary, bench):
-    res = subprocess.run([binary, "-test.run", "^$", "-test.bench", "^" + bench + "$", "-test.benchtime", "1x"],
+def run(binary, bench, benchtime):
+    res = subprocess.run([binary, "-test.run", "^$", "-test.bench", "^" + bench + "$", "-test.benchtime", benchtime],
                          cwd=os.path.dirname(binary), capture_output=True, text=True, check=True)
     m = re.search(r"\s(\d+(?:\.\d+)?) ns/op", res.stdout)
     if not m:
@@ -39,6 +40,8 @@ def main():
     parser.add_argument("--base", default="main")
     parser.add_argument("--pairs", type=int, default=8)
     parser.add_argument("--bench", default="BenchmarkForwardSmall1024")
+    parser.add_argument("--benchtime", default="1x",
+                        help="each run's -test.benchtime: 1x is one timed forward; 5x averages five, less noisy")
     args = parser.parse_args()
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True).stdout.strip()
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True, cwd=root).stdout.strip()
@@ -50,13 +53,13 @@ def main():
         a, b = os.path.join(tmp, "a.test"), os.path.join(tmp, "b.test")
         build(base_src, a)
         build(root, b)
-        print(f"A = {args.base}, B = working tree at {head}; {args.bench}, {args.pairs} pairs, seconds")
+        print(f"A = {args.base}, B = working tree at {head}; {args.bench}, {args.pairs} pairs, benchtime {args.benchtime}, seconds per op")
         times = {a: [], b: []}
         ratios = []
         for i in range(args.pairs):
             order = (a, b) if i % 2 == 0 else (b, a)
             for binary in order:
-                times[binary].append(run(binary, args.bench))
+                times[binary].append(run(binary, args.bench, args.benchtime))
             load = open("/proc/loadavg").read().split()[0]
             ratios.append(times[b][-1] / times[a][-1])
             print(f"pair {i + 1}: A {times[a][-1]:.3f}  B {times[b][-1]:.3f}  B/A {ratios[-1]:.3f}  "
