@@ -102,7 +102,7 @@ cross:
 	  $(GO) build -o $(LAPTOPS)/gptnotes-$${t%/*}-$${t#*/}$$([ $${t%/*} = windows ] && echo .exe) ./cmd/gptnotes || exit 1; \
 	done
 
-# The linux/arm64 build (Apple silicon's and ARM Linux laptops' CPU, every product a Go loop) runs
+# The linux/arm64 build (Apple silicon's and ARM Linux laptops' CPU: NEON products, the rest Go loops) runs
 # under qemu-user, the Windows build under wine (tests/wine/run.sh); the Python tests start the
 # kernel through them ($$GPTNOTES_EXEC). docs/laptops.md says what each runs and how long it takes.
 QEMU      := qemu-aarch64-static
@@ -121,9 +121,11 @@ arm64-logits:
 	$(GO) test -count=1 -run '^TestShippedLogitsMatchReference$$' ./gpt -args -logits.write=$(abspath $(LAPTOPS))/logits.bin
 	$(ARM64_ENV) $(GO) test -count=1 -exec $(QEMU) -run '^TestShippedLogitsMatchReference$$' ./gpt -args -logits.ref=$(abspath $(LAPTOPS))/logits.bin
 
-# test-laptops is the short form in make test: the logits, and the kernel's start, output and
-# interrupt through jupyter_client, on arm64 under qemu and on Windows under wine.
+# test-laptops is the short form in make test: the logits and the NEON kernels against Go
+# loops (gpt/internal/fast's tests), and the kernel's start, output and interrupt through
+# jupyter_client, on arm64 under qemu and on Windows under wine.
 test-laptops: cross arm64-logits
+	$(ARM64_ENV) $(GO) test -count=1 -exec $(QEMU) ./gpt/internal/fast
 	GPTNOTES_BIN=$(ARM64_BIN) GPTNOTES_EXEC=$(QEMU) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py -k '$(LAPTOP_SHORT)'
 	GPTNOTES_BIN=$(WIN_BIN) GPTNOTES_EXEC=$(WINE) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py -k '$(LAPTOP_SHORT)'
 
@@ -131,7 +133,7 @@ test-laptops: cross arm64-logits
 # under qemu, the logits check, and the arm64 kernel through the protocol tests and the
 # conformance suite.
 test-arm64: cross arm64-logits
-	$(ARM64_ENV) $(GO) test -count=1 -short -timeout 60m -exec $(QEMU) ./tokenizer ./gpt
+	$(ARM64_ENV) $(GO) test -count=1 -short -timeout 60m -exec $(QEMU) ./tokenizer ./gpt/internal/fast ./gpt
 	GPTNOTES_BIN=$(ARM64_BIN) GPTNOTES_EXEC=$(QEMU) $(PYTHON) -m pytest -q tests/test_kernel_protocol.py tests/test_kernel_conformance.py
 
 # test-windows runs the session package's tests (capture, interrupts, cells) as a Windows

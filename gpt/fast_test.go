@@ -102,10 +102,13 @@ func TestNaiveMatchesFastCached(t *testing.T) {
 }
 
 // cpuPaths are the instruction paths of the fast kernels this machine can run, from the
-// portable one up: "go", "avx2", "avx512" (AVX-512 with BF16). use switches to one of them
-// and returns a function that restores the CPU's own.
+// portable one up: "go", "neon" (arm64), "avx2", "avx512" (AVX-512 with BF16). use switches
+// to one of them and returns a function that restores the CPU's own.
 func cpuPaths() []string {
 	paths := []string{"go"}
+	if fast.HasNEON {
+		paths = append(paths, "neon")
+	}
 	if fast.HasAVX2 {
 		paths = append(paths, "avx2")
 	}
@@ -116,7 +119,8 @@ func cpuPaths() []string {
 }
 
 func useCPUPath(path string) (restore func()) {
-	avx2, avx512 := fast.HasAVX2, fast.HasAVX512BF16
-	fast.HasAVX2, fast.HasAVX512BF16 = path != "go", path == "avx512"
-	return func() { fast.HasAVX2, fast.HasAVX512BF16 = avx2, avx512 }
+	neon, avx2, avx512 := fast.HasNEON, fast.HasAVX2, fast.HasAVX512BF16
+	fast.HasNEON = path == "neon"
+	fast.HasAVX2, fast.HasAVX512BF16 = path == "avx2" || path == "avx512", path == "avx512"
+	return func() { fast.HasNEON, fast.HasAVX2, fast.HasAVX512BF16 = neon, avx2, avx512 }
 }

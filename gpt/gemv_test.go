@@ -1,24 +1,18 @@
 package gpt
 
 import (
-	"github.com/gptnotes/gptnotes/gpt/internal/fast"
-
 	"fmt"
 	"math/rand/v2"
 	"testing"
 )
 
 // The one-row kernels against the naive loops, on shapes that leave the assembly tails of
-// rows (not a multiple of 4) and of columns (not a multiple of 8 or 32), with and without AVX2.
+// rows (not a multiple of 4) and of columns (not a multiple of 8 or 32), on every path of the
+// CPU (Go loops, AVX2 or NEON).
 func TestGemvMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	paths := []bool{false}
-	if fast.HasAVX2 {
-		paths = append(paths, true)
-	}
-	defer func(v bool) { setAVX2(v) }(fast.HasAVX2)
-	for _, avx := range paths {
-		setAVX2(avx)
+	for _, path := range cpuPaths() {
+		restore := useCPUPath(path)
 		for _, s := range [][2]int{{1, 1}, {3, 7}, {4, 8}, {5, 9}, {48, 200}, {192, 576}, {67, 1061}, {768, 2304}} {
 			C, OC := s[0], s[1]
 			inp, w, bias := randomSlice(rng, C, 1), randomSlice(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
@@ -27,7 +21,7 @@ func TestGemvMatchesNaive(t *testing.T) {
 				matmulForward(got, inp, w, b, 1, C, OC)
 				matmulNaive(want, inp, w, b, 1, C, OC)
 				if d := maxDiff(got, want); d > 1e-4 {
-					t.Errorf("avx2=%v conv1d C=%d OC=%d bias=%v: max |diff| %g", avx, C, OC, b != nil, d)
+					t.Errorf("path %s conv1d C=%d OC=%d bias=%v: max |diff| %g", path, C, OC, b != nil, d)
 				}
 			}
 			V := OC // the output layer: (V, C) rows, one dot product each
@@ -36,9 +30,10 @@ func TestGemvMatchesNaive(t *testing.T) {
 			logitsForward(got, inp, wte, 1, C, V)
 			logitsNaive(want, inp, wte, 1, C, V)
 			if d := maxDiff(got, want); d > 1e-4 {
-				t.Errorf("avx2=%v logits C=%d V=%d: max |diff| %g", avx, C, V, d)
+				t.Errorf("path %s logits C=%d V=%d: max |diff| %g", path, C, V, d)
 			}
 		}
+		restore()
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 //   - many rows, AVX-512 BF16: VDPBF16PS on pairs of bfloat16 (dpbf16_amd64.go), the
 //     activations rounded to bfloat16 as they are packed (in a BF16 model they are
 //     bfloat16 values already);
-//   - many rows, AVX2: our sgemm, widening each 16-column panel of weights as it packs it
+//   - many rows, AVX2 or NEON: our sgemm, widening each 16-column panel of weights as it packs it
 //     (the panel is a few kB in cache, not a copy of the matrix);
 //   - many rows elsewhere: a strip of rows of the matrix widened at a time into a scratch,
 //     then this build's BLAS.
@@ -39,8 +39,8 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 	case N > 1 && HasAVX512BF16:
 		dpGemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // dpbf16_amd64.go
 		return
-	case N > 1 && HasAVX2:
-		sgemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm_amd64.go
+	case N > 1 && hasKernels():
+		sgemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return
 	}
 	for n := 0; n < N; n++ {
@@ -81,7 +81,7 @@ func Logits16(out []float32, ldo int, inp []float32, wte []uint16, N, C, V int) 
 	case HasAVX512BF16:
 		dpGemmBias16(true, N, V, C, inp, C, wte, C, nil, out, ldo)
 		return
-	case HasAVX2:
+	case hasKernels():
 		sgemmBias16(true, N, V, C, inp, C, wte, C, nil, out, ldo)
 		return
 	}

@@ -4,8 +4,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// The model's matrix products, forward and backward, run on our own AVX2 sgemm
-// (sgemm_amd64.go) where the CPU has AVX2 and FMA, in both builds. Every other product, and
+// The model's matrix products, forward and backward, run on our own sgemm (sgemm.go) where
+// the CPU has its kernels (AVX2 and FMA on amd64, NEON on arm64: hasKernels), in both builds. Every other product, and
 // every product on other CPUs, goes through impl: gonum's pure-Go BLAS (blas_purego.go), or
 // OpenBLAS through gonum's netlib bindings when the package is built with the `openblas`
 // tag (blas_openblas.go). impl is ours alone: gonum's process-wide blas32 implementation is
@@ -16,7 +16,7 @@ import (
 var BLAS string
 
 // impl is the BLAS every product that is not our own runs on, with our sgemm as its Sgemm
-// where the CPU has AVX2 and FMA.
+// where the CPU has its kernels.
 var impl blas.Float32
 
 // splitGemm says whether the kernels split each product over the cores themselves: true
@@ -24,11 +24,11 @@ var impl blas.Float32
 var splitGemm bool
 
 // useBLAS makes base, called name, the implementation of the products, with our sgemm as
-// its Sgemm where the CPU has AVX2 and FMA (withFastSgemm). splits says base's Sgemm runs
+// its Sgemm where the CPU has its kernels (withFastSgemm). splits says base's Sgemm runs
 // on one core.
 func useBLAS(base blas.Float32, name string, splits bool) {
-	if HasAVX2 {
-		base, name, splits = withFastSgemm(base), "own AVX2 sgemm, "+name+" for the rest", false
+	if hasKernels() {
+		base, name, splits = withFastSgemm(base), "own "+kernelsName+" sgemm, "+name+" for the rest", false
 	}
 	impl = base
 	BLAS, splitGemm = name, splits
@@ -42,8 +42,8 @@ func useBLAS(base blas.Float32, name string, splits bool) {
 //	bias (OC)      or nil
 func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	out = out[:N*OC]
-	if HasAVX2 && N > 1 {
-		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm_amd64.go
+	if hasKernels() && N > 1 {
+		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return
 	}
 	if bias != nil {

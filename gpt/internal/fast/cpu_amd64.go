@@ -46,3 +46,14 @@ var HasAVX512BF16 = func() bool {
 	eax71, _, _, _ := cpuid(7, 1)
 	return eax71&(1<<5) != 0
 }()
+
+// HasNEON is false on amd64 (cpu_arm64.go): a variable here too, so that tests switch paths
+// the same way on every CPU.
+var HasNEON = false
+
+// hasKernels reports that this CPU runs our sgemm and gemv kernels (sgemm.go, gemv.go):
+// on amd64, those need AVX2 and FMA.
+func hasKernels() bool { return HasAVX2 }
+
+// kernelsName names those kernels, for BLAS.
+const kernelsName = "AVX2"

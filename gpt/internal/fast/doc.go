@@ -5,12 +5,15 @@
 // Read the files in this order:
 //
 //	cpu_amd64.go       CPU detection: HasAVX2, HasAVX512BF16, and $GPTNOTES_CPU to narrow them
+//	cpu_arm64.go       HasNEON on arm64 (every arm64 CPU; $GPTNOTES_CPU=go turns it off)
 //	team.go            Chunks, For: a team of helper goroutines that split a step over the cores
 //	blas.go            MatmulForward, Logits and their backward: which BLAS, and how products split
 //	blas_purego.go     the default build: gonum's pure-Go BLAS
 //	blas_openblas.go   -tags openblas: OpenBLAS through gonum's netlib bindings, single-threaded
-//	sgemm_amd64.go     our blocked sgemm: packed panels and a 6×16 micro-kernel (sgemm_amd64.s)
-//	gemv.go            one-row products (a cached decode step) at the memory's speed (gemv_amd64.s)
+//	sgemm.go           our blocked sgemm: packed panels and a 6×16 micro-kernel, in AVX2
+//	                   (sgemm_amd64.s) or NEON (sgemm_arm64.s, with Go packers in sgemm_arm64.go)
+//	gemv.go            one-row products (a cached decode step) at the memory's speed
+//	                   (gemv_amd64.s, gemv_arm64.s)
 //	bf16.go            MatmulForward16, Logits16: the products of a BF16 model, by path
 //	gemv16.go          one-row products with bfloat16 weights: on VDPBF16PS (gemv16dp_amd64.s),
 //	                   or widened in registers (gemv16_amd64.s)
@@ -22,12 +25,13 @@
 //	exp_amd64.go       the AVX2 exponentials (exp_amd64.s)
 //	rows.go            CrossEntropy and LayernormBackward, split over the cores
 //
-// Where the CPU has AVX2 and FMA the model's products run on our sgemm, in both builds (a
-// BF16 model's with its weights widened as they are packed, sgemm16_amd64.s), or on
-// VDPBF16PS where the CPU has AVX-512 BF16;
-// every other product runs on this package's own BLAS value, never on gonum's process-wide
-// blas32 implementation, which importing gpt leaves alone. Off amd64, or without AVX2, every
-// kernel takes its portable Go path (the *_other.go files).
+// Where the CPU has AVX2 and FMA, or on arm64 (NEON), the model's products run on our
+// sgemm, in both builds (a BF16 model's with its weights widened as they are packed), or on
+// VDPBF16PS where the CPU has AVX-512 BF16; every other product runs on this package's own BLAS value, never on gonum's process-wide
+// blas32 implementation, which importing gpt leaves alone. On arm64 only the sgemm and the
+// fp32 one-row products have NEON kernels; attention, the exponentials, rounding and the
+// bf16 one-row products take their Go paths there. Off amd64 and arm64, or on amd64 without
+// AVX2, every kernel takes its portable Go path (the *_other.go files).
 //
 // Every kernel here is compared by gpt's tests with the readable step it replaces, one at a
 // time and for a whole forward and backward (gpt's TestNaiveMatchesFast).

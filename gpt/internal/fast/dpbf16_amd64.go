@@ -4,7 +4,7 @@ import "sync"
 
 // The many-row products of a BF16 model on CPUs with AVX-512 BF16 (HasAVX512BF16): out =
 // inp·op(W) + bias with W in bfloat16, on VDPBF16PS, which multiplies pairs of bfloat16 and
-// accumulates in float32. The scheme is our sgemm's (sgemm_amd64.go), on pairs: both
+// accumulates in float32. The scheme is our sgemm's (sgemm.go), on pairs: both
 // operands are packed as pairs of consecutive steps of the shared dimension, one pair per
 // uint32 — a 6 × k tile of inp rounded to bfloat16 (a BF16 model's activations are
 // bfloat16 values already, so the rounding changes nothing there), a k × 32 panel of W

@@ -6,8 +6,8 @@ import "sync"
 // its matrix products multiplies a single row by a weight matrix: there are only 2 flops per
 // weight read, and the step's speed is how fast the cores stream the weights from memory
 // (GPT-2 Small reads all 498 MB of them for every token). The kernels below read every
-// weight exactly once, in the order it lies in memory, with AVX2 and FMA where the CPU has
-// them (gemv_amd64.s) and plain loops otherwise, and the cores share the work.
+// weight exactly once, in the order it lies in memory, with AVX2 and FMA (gemv_amd64.s) or
+// NEON (gemv_arm64.s) where the CPU has them and plain loops otherwise, and the cores share the work.
 
 // gemvConv1D adds x·w to y, the one-row Conv1D: x (C), w (C, OC) in the checkpoint's
 // [in, out] layout, y (OC). Each core takes a range of rows of w — one contiguous stretch of
@@ -72,10 +72,10 @@ func gemvRows(y, x, w []float32, ldw int) {
 		panic("gpt/internal/fast: gemv: weight slice too short")
 	}
 	r4, c8 := rows&^3, cols&^7 // the assembly's part: rows by four, columns by eight
-	if !HasAVX2 || r4 == 0 || c8 == 0 {
+	if !hasKernels() || r4 == 0 || c8 == 0 {
 		r4, c8 = 0, 0
 	} else {
-		gemvRowsAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)
+		gemvRows4x8(&y[0], &x[0], &w[0], r4, c8, ldw)
 	}
 	for i := 0; i < r4; i++ { // the last few columns of the kernel's rows
 		xi, row := x[i], w[i*ldw:i*ldw+cols]
@@ -101,10 +101,10 @@ func gemvDot(y, x, w []float32, ldw int) {
 		panic("gpt/internal/fast: gemv: weight slice too short")
 	}
 	r4, c8 := rows&^3, cols&^7
-	if !HasAVX2 || r4 == 0 || c8 == 0 {
+	if !hasKernels() || r4 == 0 || c8 == 0 {
 		r4, c8 = 0, 0
 	} else {
-		gemvDotAVX2(&y[0], &x[0], &w[0], r4, c8, ldw)
+		gemvDot4x8(&y[0], &x[0], &w[0], r4, c8, ldw)
 	}
 	for i := 0; i < r4; i++ {
 		row := w[i*ldw : i*ldw+cols]

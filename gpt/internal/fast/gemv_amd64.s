@@ -12,10 +12,10 @@
 // The one-row products of a cached decode step (gemv.go). Both stream the weights once,
 // in the order they lie in memory, so their speed is the memory bandwidth.
 
-// func gemvRowsAVX2(y, x, w *float32, rows, cols, ldw int)
+// func gemvRows4x8(y, x, w *float32, rows, cols, ldw int)
 // y[j] += Σ_i x[i]·w[i·ldw+j] for i < rows (a multiple of 4) and j < cols (a multiple of 8):
 // four rows of w at a time are scaled by their x and added into y, which stays in cache.
-TEXT ·gemvRowsAVX2(SB), NOSPLIT, $0-48
+TEXT ·gemvRows4x8(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), R8
@@ -89,10 +89,10 @@ done:
 	VZEROUPPER
 	RET
 
-// func gemvDotAVX2(y, x, w *float32, rows, cols, ldw int)
+// func gemvDot4x8(y, x, w *float32, rows, cols, ldw int)
 // y[i] = Σ_j w[i·ldw+j]·x[j] for i < rows (a multiple of 4) and j < cols (a multiple of 8):
 // four dot products at a time against x, which stays in cache.
-TEXT ·gemvDotAVX2(SB), NOSPLIT, $0-48
+TEXT ·gemvDot4x8(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), R8

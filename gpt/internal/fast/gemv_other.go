@@ -1,10 +1,13 @@
-//go:build !amd64
+//go:build !amd64 && !arm64
 
 package fast
 
-func gemvRowsAVX2(y, x, w *float32, rows, cols, ldw int) {
-	panic("gpt/internal/fast: no AVX2 off amd64")
+// gemvRows4x8 is never called off amd64 and arm64 (hasKernels is false).
+func gemvRows4x8(y, x, w *float32, rows, cols, ldw int) {
+	panic("gpt/internal/fast: gemv kernel off amd64 and arm64")
 }
-func gemvDotAVX2(y, x, w *float32, rows, cols, ldw int) {
-	panic("gpt/internal/fast: no AVX2 off amd64")
+
+// gemvDot4x8 is never called off amd64 and arm64, like gemvRows4x8.
+func gemvDot4x8(y, x, w *float32, rows, cols, ldw int) {
+	panic("gpt/internal/fast: gemv kernel off amd64 and arm64")
 }
