@@ -1,0 +1,119 @@
+// The test page: a notebook without a notebook. It starts a gptnotes kernel on the Jupyter server
+// that served it (or reconnects, after a reload, to the one it started), runs cells in it, and
+// shows each cell's outputs in JupyterLab's output area, whose widget views are ipywidgets 8's own
+// (html-manager's renderer, controls' and output's views). The test drives it through window.gn:
+//
+//   await gn.start()            connect; after a reload, restore the widgets and the cells' outputs
+//   await gn.run(code)          run one cell; resolves to {cell, status, executionCount}
+//   gn.text(i), gn.views()      what cell i shows; how many widget views the page shows
+//
+// The kernel's id and the cells' outputs are kept in sessionStorage, as a notebook keeps its
+// outputs in its document, so a reloaded page can show them again without running anything.
+import '@fortawesome/fontawesome-free/css/all.min.css';
+import '@fortawesome/fontawesome-free/css/v4-shims.min.css';
+import '@lumino/widgets/style/index.css';
+import '@jupyterlab/outputarea/style/index.css';
+import '@jupyterlab/rendermime/style/index.css';
+import '@jupyter-widgets/controls/css/widgets.css';
+import { KernelAPI, KernelConnection, ServerConnection } from '@jupyterlab/services';
+import { OutputArea, OutputAreaModel } from '@jupyterlab/outputarea';
+import { Widget } from '@lumino/widgets';
+import { LiveManager } from './manager.js';
+
+const params = new URLSearchParams(location.search);
+const settings = ServerConnection.makeSettings({
+  baseUrl: location.origin + '/',
+  wsUrl: location.origin.replace(/^http/, 'ws') + '/',
+  token: params.get('token') || '',
+  appendToken: true,
+});
+const KERNEL_KEY = 'gptnotes-widgets8-kernel';
+const CELLS_KEY = 'gptnotes-widgets8-cells';
+
+let kernel = null;
+let manager = null;
+const cells = []; // {source, area} in page order
+const status = (s) => { document.getElementById('status').textContent = s; };
+
+// connect starts a kernel of the named spec, or connects to the running one with the given id.
+async function connect(name, id) {
+  const model = id ? await KernelAPI.getKernelModel(id, settings) : await KernelAPI.startNew({ name }, settings);
+  if (!model) {
+    throw new Error(`kernel ${id} is not running`);
+  }
+  kernel = new KernelConnection({ model, serverSettings: settings, handleComms: true });
+  await kernel.info; // the kernel_info reply: the websocket is up and the kernel answers
+  manager = new LiveManager(kernel);
+  sessionStorage.setItem(KERNEL_KEY, model.id);
+}
+
+// addCell makes a cell's box: its source and an output area rendering with the manager's
+// rendermime registry (which has html-manager's widget renderer).
+function addCell(source, outputs) {
+  const box = document.createElement('div');
+  box.className = 'gn-cell';
+  const pre = document.createElement('pre');
+  pre.className = 'gn-source';
+  pre.textContent = source;
+  box.appendChild(pre);
+  document.getElementById('cells').appendChild(box);
+  const model = new OutputAreaModel({ trusted: true });
+  const area = new OutputArea({ model, rendermime: manager.renderMime });
+  Widget.attach(area, box);
+  if (outputs) {
+    model.fromJSON(outputs);
+  }
+  model.changed.connect(save);
+  cells.push({ source, area });
+  return cells.length - 1;
+}
+
+// save writes every cell's source and outputs to sessionStorage.
+function save() {
+  sessionStorage.setItem(CELLS_KEY, JSON.stringify(cells.map(c => ({ source: c.source, outputs: c.area.model.toJSON() }))));
+}
+
+window.gn = {
+  // start connects; after a reload it restores every live model from the kernel (the control
+  // comm's request_states) before showing the saved outputs, whose views then find their models.
+  async start(kernelName = 'gptnotes') {
+    const id = sessionStorage.getItem(KERNEL_KEY);
+    if (id) {
+      await connect(kernelName, id);
+      await manager._loadFromKernel();
+      for (const c of JSON.parse(sessionStorage.getItem(CELLS_KEY) || '[]')) {
+        addCell(c.source, c.outputs);
+      }
+      status(`reconnected to kernel ${id}, ${cells.length} cells restored`);
+      return { restored: cells.length, kernel: id };
+    }
+    await connect(kernelName);
+    status(`kernel ${kernel.id} started`);
+    return { restored: 0, kernel: kernel.id };
+  },
+
+  // run executes source as a new cell; its outputs go to the cell's output area as they come.
+  async run(source) {
+    const i = addCell(source);
+    const future = kernel.requestExecute({ code: source, stop_on_error: true });
+    cells[i].area.future = future;
+    const reply = await future.done;
+    save();
+    return { cell: i, status: reply.content.status, executionCount: reply.content.execution_count };
+  },
+
+  text(i) { return cells[i].area.node.innerText; },
+
+  // views counts the widget views shown at the top of the cells' output areas (views inside
+  // boxes and Output widgets are parts of those).
+  views() {
+    return [...document.querySelectorAll('#cells .jp-OutputArea-output')]
+      .filter(o => !o.parentElement.closest('.jupyter-widgets') && o.querySelector('.jupyter-widgets')).length;
+  },
+
+  async shutdown() {
+    sessionStorage.clear();
+    await kernel.shutdown();
+  },
+};
+status('ready');
