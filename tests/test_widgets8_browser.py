@@ -157,3 +157,35 @@ def test_widgets8_in_the_browser(server):
 
     errors = [e for e in rep["errors"] if SUBPROTOCOL_RETRY not in e]
     assert errors == [], errors
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
+def test_saved_state_renders_without_a_kernel(server):
+    """Every `make docs` notebook that saved widget state (docs/notebooks/) shows each of its
+    widget views, drawn by html-manager's embed code from the state alone: no kernel runs."""
+    base, token, tmp = server
+    OUT.mkdir(parents=True, exist_ok=True)
+    want = {}
+    for path in sorted((ROOT / "docs" / "notebooks").glob("*.ipynb")):
+        nb = json.loads(path.read_text())
+        if WIDGET_STATE in nb["metadata"].get("widgets", {}):
+            want[path.name] = sum(WIDGET_VIEW in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
+    assert len(want) >= 4, want  # 00, 01, 04 and 06 have live widgets
+    r = subprocess.run(["node", str(PAGE / "embed.mjs"), base, token, str(OUT),
+                        *[str(ROOT / "docs" / "notebooks" / n) for n in want]],
+                       capture_output=True, text=True, timeout=600)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+    assert r.returncode == 0 and lines, f"embed.mjs: rc {r.returncode}\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}"
+    rep = json.loads(lines[-1])
+    (OUT / "report-embed.json").write_text(json.dumps(rep, indent=1))
+    for name, views in want.items():
+        got = rep["notebooks"][name]
+        assert views >= 1 and got["tags"] == views and got["views"] == views, (name, views, got)
+        assert got["text"].strip() and "Error" not in got["text"], (name, got["text"])
+    assert rep["errors"] == [], rep["errors"]
+    kernels = json.load(urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=10))
+    assert kernels == [], kernels

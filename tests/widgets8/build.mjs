@@ -1,6 +1,7 @@
-// Bundles the test page (src/widgets8.js and everything it imports from node_modules: ipywidgets 8's
-// html-manager, controls, base and output, JupyterLab's kernel client and output area) into
-// dist/widgets8.js and dist/widgets8.css with esbuild, and copies src/widgets8.html beside them.
+// Bundles the two test pages with esbuild: src/widgets8.js (a live kernel's widgets) and
+// src/embed.js (saved widget state, no kernel), with everything they import from node_modules
+// (ipywidgets 8's html-manager, controls, base and output, JupyterLab's kernel client and output
+// area), into dist/NAME.js and dist/NAME.css, and copies src/NAME.html beside them.
 // The Jupyter server serves dist/ as extra static files (/static/widgets8.html), so the page, its
 // API requests and its kernel websocket share the server's loopback origin.
 //
@@ -24,8 +25,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 mkdirSync(dist, { recursive: true });
 await esbuild.build({
-  entryPoints: [path.join(here, 'src', 'widgets8.js')],
-  outfile: path.join(dist, 'widgets8.js'),
+  entryPoints: [path.join(here, 'src', 'widgets8.js'), path.join(here, 'src', 'embed.js')],
+  outdir: dist,
   bundle: true,
   format: 'iife',
   target: 'chrome120',
@@ -37,4 +38,6 @@ await esbuild.build({
   loader: { '.svg': 'text', '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl', '.eot': 'dataurl', '.png': 'dataurl', '.gif': 'dataurl' },
   define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
 });
-copyFileSync(path.join(here, 'src', 'widgets8.html'), path.join(dist, 'widgets8.html'));
+for (const page of ['widgets8.html', 'embed.html']) {
+  copyFileSync(path.join(here, 'src', page), path.join(dist, page));
+}

@@ -1,10 +1,11 @@
-// What every scenario needs: headless Chromium (Debian's) on the bundled test page, which the
-// Jupyter server serves from dist/ (its extra_static_paths) at /static/widgets8.html.
+// What every scenario needs: headless Chromium (Debian's) on a bundled test page, which the
+// Jupyter server serves from dist/ (its extra_static_paths) at /static/.
 import { chromium } from 'playwright-core';
 
-// open launches Chromium and loads the page; it returns {browser, page, errors}, errors being
-// the page's uncaught exceptions and console errors, for the report.
-export async function open(base, token) {
+// open launches Chromium and loads one of the pages (widgets8.html, the live one, or
+// embed.html), waiting for its global; it returns {browser, page, errors}, errors being the
+// page's uncaught exceptions and console errors, for the report.
+export async function open(base, token, html = 'widgets8.html', global = 'gn') {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -14,8 +15,8 @@ export async function open(base, token) {
   const errors = [];
   page.on('pageerror', e => errors.push('pageerror: ' + String(e).slice(0, 300)));
   page.on('console', m => { if (m.type() === 'error') errors.push('console: ' + m.text().slice(0, 600)); });
-  await page.goto(`${base}/static/widgets8.html?token=${token}`);
-  await page.waitForFunction(() => window.gn, null, { timeout: 60000 });
+  await page.goto(`${base}/static/${html}?token=${token}`);
+  await page.waitForFunction(g => window[g], global, { timeout: 60000 });
   return { browser, page, errors };
 }
 
