@@ -33,7 +33,7 @@ DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
 .PHONY: test-docker fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
-.PHONY: test-laptops test-arm64 test-windows arm64-logits test-widgets8
+.PHONY: test-laptops test-arm64 test-windows arm64-logits test-widgets8 record-widgets8
 
 all: build
 
@@ -232,3 +232,11 @@ corpus:
 # Not part of `make test`: the recordings are committed.
 record-widgets:
 	$(PYTHON) kernel/widget/testdata/record.py
+
+# record-widgets8 records what ipywidgets 8's own front end (tests/widgets8, in headless Chromium)
+# and the kernel say to each other in each control check of the long browser test, into
+# kernel/widget/testdata/ipywidgets8/, which kernel/widget's TestRecordings8 replays.
+# Not part of `make test`: the recordings are committed.
+record-widgets8: build
+	GPTNOTES_WIDGETS8=long GPTNOTES_WIDGETS8_RECORD=$(abspath kernel/widget/testdata/ipywidgets8) \
+	  GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_widgets8_browser.py -k in_the_browser

@@ -30,6 +30,8 @@ PAGE = ROOT / "tests" / "widgets8"
 DIST = PAGE / "dist"
 OUT = ROOT / "test-output" / "widgets8"
 MODE = os.environ.get("GPTNOTES_WIDGETS8", "short")
+# make record-widgets8: where drive.mjs writes each control check's messages (kernel/widget/testdata/ipywidgets8).
+RECORD = os.environ.get("GPTNOTES_WIDGETS8_RECORD", "")
 
 missing = [what for what, ok in [
     ("chromium", shutil.which("chromium")),
@@ -110,7 +112,7 @@ LONG = ["IntSlider", "FloatSlider", "Dropdown", "ToggleButtons", "RadioButtons",
 def test_widgets8_in_the_browser(server):
     base, token, tmp = server
     OUT.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["node", str(PAGE / "drive.mjs"), base, token, str(OUT), MODE],
+    r = subprocess.run(["node", str(PAGE / "drive.mjs"), base, token, str(OUT), MODE, *([RECORD] if RECORD else [])],
                        capture_output=True, text=True, timeout=1200)
     lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
     server_log = (tmp / "server.log").read_text()[-3000:]

@@ -3,13 +3,16 @@
 // in the page (its Go callback runs and its Output redraws) and set from a cell (SetValue: the
 // view moves), Interact, the four explorers, 50 quick slider moves, a page reload.
 //
-//   node drive.mjs BASE_URL TOKEN OUTDIR short|long
+//   node drive.mjs BASE_URL TOKEN OUTDIR short|long [RECORDDIR]
+// With RECORDDIR (make record-widgets8), each control check's widget messages, both ways, and its
+// cells are written to RECORDDIR/NAME.json, which kernel/widget's TestRecordings8 replays.
 // Each check throws when the page does not show what it should; the last line printed is a JSON
 // report {mode, checks: {name: what was seen}, views, errors, screenshots}.
 import { open, Notebook } from './page.mjs';
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 
-const [base, token, outdir, mode = 'short'] = process.argv.slice(2);
+const [base, token, outdir, mode = 'short', recordDir] = process.argv.slice(2);
 const log = (...a) => process.stderr.write(a.join(' ') + '\n');
 
 // The first cell: imports, and say, which a callback uses to replace what its Output shows.
@@ -334,6 +337,11 @@ const EXPLORERS = {
 };
 
 const SHORT = ['IntSlider', 'Dropdown', 'Button', 'Text', 'Interact'];
+// The checks whose messages are recorded: each control's, without the timing-dependent ones
+// (QuickMoves, whose changes the kernel coalesces as they come).
+const RECORDED = ['IntSlider', 'FloatSlider', 'Dropdown', 'ToggleButtons', 'RadioButtons', 'Checkbox', 'Button',
+  'Text', 'Textarea', 'Play', 'Label', 'Image', 'Output', 'Layout', 'Interact'];
+const FRONTEND = 'ipywidgets 8 front end: @jupyter-widgets/html-manager 1.0.15, controls 5.0.13, base 6.0.12, output 6.0.12; @jupyterlab/services 7.6.6 (tests/widgets8, headless Chromium)';
 
 const { browser, page, errors } = await open(base, token);
 const report = { mode, checks: {}, explorers: {}, screenshots: [], errors };
@@ -344,7 +352,14 @@ try {
   for (const [name, check] of Object.entries(CHECKS)) {
     if (mode === 'short' && !SHORT.includes(name)) continue;
     log('check', name);
+    if (recordDir && RECORDED.includes(name)) {
+      await page.evaluate(() => gn.record());
+    }
     report.checks[name] = await check(nb);
+    if (recordDir && RECORDED.includes(name)) {
+      const steps = await page.evaluate(() => gn.takeRecording());
+      writeFileSync(path.join(recordDir, name + '.json'), JSON.stringify({ control: name, frontend: FRONTEND, steps }, null, 1) + '\n');
+    }
   }
   if (mode === 'long') {
     report.explorers.model = await EXPLORERS.setup(nb);

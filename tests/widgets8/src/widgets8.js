@@ -6,6 +6,7 @@
 //   await gn.start()            connect; after a reload, restore the widgets and the cells' outputs
 //   await gn.run(code)          run one cell; resolves to {cell, status, executionCount}
 //   gn.text(i), gn.views()      what cell i shows; how many widget views the page shows
+//   gn.record(), gn.takeRecording()   the widget messages of a stretch, for kernel/widget's tests
 //
 // The kernel's id and the cells' outputs are kept in sessionStorage, as a notebook keeps its
 // outputs in its document, so a reloaded page can show them again without running anything.
@@ -33,6 +34,8 @@ const CELLS_KEY = 'gptnotes-widgets8-cells';
 let kernel = null;
 let manager = null;
 const cells = []; // {source, area} in page order
+let recording = null; // the widget messages and cells since gn.record, or null
+let recordingTail = null; // the recording being ended, which still takes the kernel's messages
 const status = (s) => { document.getElementById('status').textContent = s; };
 
 // connect starts a kernel of the named spec, or connects to the running one with the given id.
@@ -42,9 +45,31 @@ async function connect(name, id) {
     throw new Error(`kernel ${id} is not running`);
   }
   kernel = new KernelConnection({ model, serverSettings: settings, handleComms: true });
+  kernel.anyMessage.connect((_, { msg, direction }) => keep(msg, direction === 'send' ? 'frontend' : 'kernel'));
   await kernel.info; // the kernel_info reply: the websocket is up and the kernel answers
   manager = new LiveManager(kernel);
   sessionStorage.setItem(KERNEL_KEY, model.id);
+}
+
+// keep adds a comm message to the recording, if one is under way: the front end's comm_open,
+// comm_msg and comm_close (what ipywidgets 8 sends), and the kernel's, buffers in base64.
+function keep(msg, from) {
+  const type = msg.header.msg_type;
+  const into = recording || (from === 'kernel' ? recordingTail : null);
+  if (!into || !['comm_open', 'comm_msg', 'comm_close'].includes(type)) {
+    return;
+  }
+  const buffers = (msg.buffers || []).map(b => {
+    const bytes = b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    let s = '';
+    for (const x of bytes) s += String.fromCharCode(x);
+    return btoa(s);
+  });
+  const step = { from, msg_type: type, content: msg.content, metadata: msg.metadata };
+  if (buffers.length) {
+    step.buffers = buffers;
+  }
+  into.push(JSON.parse(JSON.stringify(step)));
 }
 
 // addCell makes a cell's box: its source and an output area rendering with the manager's
@@ -95,6 +120,9 @@ window.gn = {
   // run executes source as a new cell; its outputs go to the cell's output area as they come.
   async run(source) {
     const i = addCell(source);
+    if (recording) {
+      recording.push({ from: 'cell', code: source });
+    }
     const future = kernel.requestExecute({ code: source, stop_on_error: true });
     cells[i].area.future = future;
     const reply = await future.done;
@@ -103,6 +131,20 @@ window.gn = {
   },
 
   text(i) { return cells[i].area.node.innerText; },
+
+  // record starts recording the widget messages both ways, and the cells run; takeRecording
+  // ends it and returns the steps in the order the page saw them.
+  record() { recording = []; },
+  // Before it ends, a silent empty cell: the kernel serves requests in order, so by its reply
+  // the kernel has answered every widget message the front end sent before it.
+  async takeRecording() {
+    const r = recording;
+    recording = null;
+    recordingTail = r;
+    await kernel.requestExecute({ code: '', silent: true, store_history: false }).done;
+    recordingTail = null;
+    return r;
+  },
 
   // views counts the widget views shown at the top of the cells' output areas (views inside
   // boxes and Output widgets are parts of those).
