@@ -47,6 +47,8 @@ window.gnEmbed = {
   },
 
   views() {
-    return [...document.querySelectorAll('#notebook .widget-subarea')].filter(s => s.querySelector('.jupyter-widgets')).length;
+    // A view has a class naming its kind (widget-vbox, …); an error view has none.
+    return [...document.querySelectorAll('#notebook .widget-subarea')]
+      .filter(s => s.querySelector('.jupyter-widgets[class*="widget-"]') && !s.querySelector('.jupyter-widgets-error-widget')).length;
   },
 };

@@ -147,10 +147,12 @@ window.gn = {
   },
 
   // views counts the widget views shown at the top of the cells' output areas (views inside
-  // boxes and Output widgets are parts of those).
+  // boxes and Output widgets are parts of those). A view has a class naming its kind
+  // (widget-vbox, widget-image, …); html-manager's renderer, when it cannot make one, shows an
+  // error in a bare .jupyter-widgets node instead, which is not counted.
   views() {
     return [...document.querySelectorAll('#cells .jp-OutputArea-output')]
-      .filter(o => !o.parentElement.closest('.jupyter-widgets') && o.querySelector('.jupyter-widgets')).length;
+      .filter(o => !o.parentElement.closest('.jupyter-widgets') && o.querySelector('.jupyter-widgets[class*="widget-"]') && !o.querySelector('.jupyter-widgets-error-widget')).length;
   },
 
   async shutdown() {
