@@ -105,7 +105,7 @@ def server():
 
 SHORT = ["IntSlider", "Dropdown", "Button", "Text", "Interact"]
 LONG = ["IntSlider", "FloatSlider", "Dropdown", "ToggleButtons", "RadioButtons", "Checkbox", "Button",
-        "Text", "Textarea", "Play", "Label", "Image", "Output", "Layout", "Interact", "QuickMoves"]
+        "Text", "Textarea", "Play", "DirectionalLink", "Label", "Image", "Output", "Layout", "Interact", "QuickMoves"]
 
 
 @pytest.mark.skipif(bool(missing), reason="missing: " + ", ".join(missing))
@@ -137,6 +137,8 @@ def test_widgets8_in_the_browser(server):
         assert "check is true" in checks["Checkbox"]["page"] and "check is false" in checks["Checkbox"]["kernel"]
         assert "area has 9 bytes" in checks["Textarea"]["page"]
         assert "play is 3" in checks["Play"]["page"] and "slider 1" in checks["Play"]["linked"]
+        dl = checks["DirectionalLink"]
+        assert "target is 3" in dl["page"] and "target is 9" in dl["kernel"] and "source 4 target 9" in dl["unlinked"], dl
         assert "label after" in checks["Label"]["kernel"]
         assert "a label displayed in it" in checks["Output"]["kernel"]
         quick = checks["QuickMoves"]

@@ -52,6 +52,9 @@ func pngOf(w, h int) []byte {
 // cells8 does in Go what each recorded check's cells do in the kernel, one func per cell, in order.
 func cells8() map[string][]func() {
 	var (
+		oDl                                                                           *Output
+		sSrc, sDst                                                                    *IntSlider
+		dl                                                                            *Link
 		oInt, oFloat, oDrop, oTog, oRadio, oCheck, oButton, oText, oArea, oPlay, oOut *Output
 		sInt, sPlay, iN                                                               *IntSlider
 		sFloat                                                                        *FloatSlider
@@ -118,6 +121,13 @@ func cells8() map[string][]func() {
 			pPlay.OnChange(func(v int) { say(oPlay, "play is %d, slider %d", v, sPlay.Value()) })
 			NewVBox(pPlay, sPlay, oPlay)
 		}, func() { pPlay.SetValue(1) }, func() {}},
+		"DirectionalLink": {func() {
+			oDl = NewOutput()
+			sSrc, sDst = NewIntSlider("source", 0, 10, 2), NewIntSlider("target", 0, 10, 2)
+			dl = NewDirectionalLink(sSrc, "value", sDst, "value")
+			sDst.OnChange(func(v int) { say(oDl, "target is %d", v) })
+			NewVBox(sSrc, sDst, oDl)
+		}, func() { sDst.SetValue(9) }, func() { dl.Unlink() }, func() {}},
 		"Label": {func() {
 			lLabel, hHTML = NewLabel("label before"), NewHTML("<b>html before</b>")
 			NewVBox(lLabel, hHTML)

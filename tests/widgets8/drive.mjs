@@ -194,6 +194,28 @@ widget.NewVBox(pPlay, sPlay, oPlay)`)).cell;
     return { page, kernel, linked: await nb.shows(k.cell, 'slider 1') };
   },
 
+  // DirectionalLink (jsdlink): the page copies the source slider's value to the target, one way.
+  async DirectionalLink(nb) {
+    const c = (await nb.run(`oDl := widget.NewOutput()
+sSrc := widget.NewIntSlider("source", 0, 10, 2)
+sDst := widget.NewIntSlider("target", 0, 10, 2)
+dl := widget.NewDirectionalLink(sSrc, "value", sDst, "value")
+sDst.OnChange(func(v int) { say(oDl, "target is %d", v) })
+widget.NewVBox(sSrc, sDst, oDl)`)).cell;
+    const h = nb.cell(c).locator('.widget-slider .noUi-handle').first();
+    await h.focus();
+    await h.press('ArrowRight');
+    const page = await nb.shows(c, 'target is 3');
+    await nb.run('sDst.SetValue(9)');
+    const readouts = 'return [...cell.querySelectorAll(".widget-readout")].map(r => r.innerText.trim()).join(" ") === arg';
+    await view(nb, c, readouts, '3 9', 'source 3, target 9 (the link is one way)');
+    const kernel = await nb.shows(c, 'target is 9');
+    await nb.run('dl.Unlink()');
+    await h.press('ArrowRight');
+    const k = await nb.run('fmt.Println("source", sSrc.Value(), "target", sDst.Value())');
+    return { page, kernel, unlinked: await nb.shows(k.cell, 'source 4 target 9') };
+  },
+
   async Label(nb) {
     const c = (await nb.run(`lLabel := widget.NewLabel("label before")
 hHTML := widget.NewHTML("<b>html before</b>")
@@ -340,7 +362,7 @@ const SHORT = ['IntSlider', 'Dropdown', 'Button', 'Text', 'Interact'];
 // The checks whose messages are recorded: each control's, without the timing-dependent ones
 // (QuickMoves, whose changes the kernel coalesces as they come).
 const RECORDED = ['IntSlider', 'FloatSlider', 'Dropdown', 'ToggleButtons', 'RadioButtons', 'Checkbox', 'Button',
-  'Text', 'Textarea', 'Play', 'Label', 'Image', 'Output', 'Layout', 'Interact'];
+  'Text', 'Textarea', 'Play', 'DirectionalLink', 'Label', 'Image', 'Output', 'Layout', 'Interact'];
 const FRONTEND = 'ipywidgets 8 front end: @jupyter-widgets/html-manager 1.0.15, controls 5.0.13, base 6.0.12, output 6.0.12; @jupyterlab/services 7.6.6 (tests/widgets8, headless Chromium)';
 
 const { browser, page, errors } = await open(base, token);
