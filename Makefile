@@ -33,7 +33,7 @@ DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
 .PHONY: test-docker fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
-.PHONY: test-laptops test-arm64 test-windows arm64-logits
+.PHONY: test-laptops test-arm64 test-windows arm64-logits test-widgets8 record-widgets8
 
 all: build
 
@@ -53,6 +53,8 @@ deps:
 	$(call apt_install,$(APT_PACKAGES))
 	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
 	  cd tests/browser && npm ci --no-audit --no-fund --silent; fi
+	@if [ -f tests/widgets8/package.json ] && [ ! -d tests/widgets8/node_modules ]; then \
+	  cd tests/widgets8 && npm ci --no-audit --no-fund --silent; fi
 
 # deps-build installs only what building the binary needs.
 deps-build:
@@ -163,6 +165,13 @@ test-fuzz:
 test-python: build
 	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests
 
+# test-widgets8 is the long form of tests/test_widgets8_browser.py: ipywidgets 8's own front end
+# (the npm packages of tests/widgets8/) against a live kernel in headless Chromium, every control
+# type both ways, Interact, the four explorers, 50 quick slider moves and a page reload. make test
+# runs its short form (a few controls, Interact, the reload).
+test-widgets8: build
+	GPTNOTES_WIDGETS8=long GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_widgets8_browser.py
+
 # test-hostile grades submissions written to cheat `gptnotes grade` or corrupt its records, one
 # per case of docs/grading.md's threat model, and the made-up class of tests/test_grade.py beside
 # them (a few minutes). make test runs a short form of test_hostile.py (three of the cheats, the
@@ -225,3 +234,11 @@ corpus:
 # Not part of `make test`: the recordings are committed.
 record-widgets:
 	$(PYTHON) kernel/widget/testdata/record.py
+
+# record-widgets8 records what ipywidgets 8's own front end (tests/widgets8, in headless Chromium)
+# and the kernel say to each other in each control check of the long browser test, into
+# kernel/widget/testdata/ipywidgets8/, which kernel/widget's TestRecordings8 replays.
+# Not part of `make test`: the recordings are committed.
+record-widgets8: build
+	GPTNOTES_WIDGETS8=long GPTNOTES_WIDGETS8_RECORD=$(abspath kernel/widget/testdata/ipywidgets8) \
+	  GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_widgets8_browser.py -k in_the_browser
