@@ -18,6 +18,7 @@
 //	v := check.CachedLoop(myLoop)       // (model, prompt, steps) → each step's logits and the cache
 //	v := check.BF16(myRound)            // x → x rounded to bfloat16, ties to even, bit for bit
 //	v := check.Sampler(mySampler)       // (logits, policy) → a draw per call, token for token with gpt.Sampler
+//	v := check.BPETrain(myTrain)        // (text, n) → n merge rules, rule for rule with tokenizer.Train
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -48,4 +49,5 @@
 //	cachedloop.go CachedLoop: a greedy loop on the KV cache, against full forwards, and its broken caches
 //	bf16.go       BF16: rounding to bfloat16, on the residual stream and the edge cases where roundings part
 //	sampler.go    Sampler: temperature, top-k, top-p and the draw, against the library's with the same seed
+//	bpetrain.go   BPETrain: a BPE trainer's merges against tokenizer.Train's, and its wrong chunks, merges, ids and ties
 package check
