@@ -19,6 +19,7 @@
 //	v := check.BF16(myRound)            // x → x rounded to bfloat16, ties to even, bit for bit
 //	v := check.Sampler(mySampler)       // (logits, policy) → a draw per call, token for token with gpt.Sampler
 //	v := check.BPETrain(myTrain)        // (text, n) → n merge rules, rule for rule with tokenizer.Train
+//	v := check.TrainLoop(myLoop)        // (model, train, val, options) → the losses, to 1e-6 with gpt.Trainer's
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -50,4 +51,5 @@
 //	bf16.go       BF16: rounding to bfloat16, on the residual stream and the edge cases where roundings part
 //	sampler.go    Sampler: temperature, top-k, top-p and the draw, against the library's with the same seed
 //	bpetrain.go   BPETrain: a BPE trainer's merges against tokenizer.Train's, and its wrong chunks, merges, ids and ties
+//	trainloop.go  TrainLoop: a training loop's losses against the Trainer's for the same seed, and its misordered steps
 package check

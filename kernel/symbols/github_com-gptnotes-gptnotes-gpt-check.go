@@ -20,6 +20,7 @@ func init() {
 		"MaskedSoftmax": reflect.ValueOf(check.MaskedSoftmax),
 		"Residual":      reflect.ValueOf(check.Residual),
 		"Sampler":       reflect.ValueOf(check.Sampler),
+		"TrainLoop":     reflect.ValueOf(check.TrainLoop),
 		"Unembed":       reflect.ValueOf(check.Unembed),
 
 		// type definitions
