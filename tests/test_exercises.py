@@ -54,6 +54,16 @@ OVERLAPPING_MERGE_LOOP = """
 		}
 	}"""
 
+# trainLoop's update and its clipping, which two of its mistakes move and leave out.
+UPDATE = "_, err = opt.Update(m.Params, m.Grads, schedule.LR(step))\n\t\tdisplay.Check(err)"
+CLIP = """
+		if norm := gpt.GradNorm(m.Grads.Data); norm > o.ClipNorm {
+			scale := float32(o.ClipNorm / norm)
+			for i := range m.Grads.Data {
+				m.Grads.Data[i] *= scale
+			}
+		}"""
+
 # grade_id of the check → [(mistake, text in the solution, its replacement, what the message must
 # say)]; every occurrence of the text is replaced, and a second pair of texts may follow.
 MISTAKES = {
@@ -169,6 +179,21 @@ MISTAKES = {
         ("the cosine over every step, warm-up included", "float64(step-warmup) / float64(decay-warmup)",
          "float64(step) / float64(decay)",
          "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 100: the rate is 0.0006; you have 0.00058679"),
+    ],
+    # 03, continued: the training loop, against the Trainer (check.TrainLoop names its mistakes).
+    "train-loop": [
+        ("the rate of step + 1", "schedule.LR(step))", "schedule.LR(step+1))",
+         "It gives what a known mistake gives: the rate of step + 1"),
+        ("Update before Backward", ("\t\tdisplay.Check(m.Backward())\n", UPDATE + "\n\t\tlosses"),
+         ("\t\t" + UPDATE + "\n\t\tdisplay.Check(m.Backward())\n", "\n\t\tlosses"),
+         "It gives what a known mistake gives: Update before Backward"),
+        ("a forward without targets", ("x, y := batches.Next()", "out, err := m.Forward(x, y)"),
+         ("x, _ := batches.Next()", "out, err := m.Forward(x, nil)"),
+         "It gives what a known mistake gives: a forward without targets"),
+        ("evaluating on the training split", "gpt.Windows(val,", "gpt.Windows(train,",
+         "It gives what a known mistake gives: evaluating on the training split"),
+        ("gradient clipping skipped", CLIP, "",
+         "It gives what a known mistake gives: gradient clipping skipped"),
     ],
     # 03a: one head's attention in four steps (check.Head on this prompt; MaskedSoftmax and
     # Attention on the checker's own).

@@ -177,6 +177,8 @@ def test_02_exercises_fail_their_checks():
 
 
 def test_03_training_is_one_call():
+    nb, seconds = run("03-training-is-one-call-solutions.ipynb")
+    assert seconds < 120, seconds  # the notebooks' two-minute budget
     nb = assert_clean("03-training-is-one-call-solutions.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
     assert "logits (1, 92, 50257), loss" in fwd
@@ -199,7 +201,15 @@ def test_03_training_is_one_call():
     assert m and float(m.group(2)) > float(m.group(1)), gap  # the held-out files are harder
     assert "held out: [" in gap and ".go" in gap, gap
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
-    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cross-entropy", True), ("lr-schedule", True)]
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cross-entropy", True), ("train-loop", True), ("lr-schedule", True)]
+    # The student's loop on the corpus: the Trainer's first five losses (the same warm-up), then
+    # another schedule's.
+    mine = text(cell(nb, "myLosses, myVal := trainLoop(mine, corpus.Train, corpus.Val, o)"))
+    pairs = re.findall(r"step (\d): yours ([\d.]+), the Trainer's ([\d.]+)", mine)
+    assert len(pairs) == 7 and all(a == b for _, a, b in pairs[:5]) and pairs[6][1] != pairs[6][2], mine
+    assert re.search(r"held out: [\d.]+ after step 10, [\d.]+ after step 20", mine), mine
+    held = re.search(r"held out: \[(.*)\]", gap).group(1).split()
+    assert len(held) > 1, gap  # more than one file held out, so the gap means something
     assert not any("What the ML engineer watches" in c.source for c in nb.cells)  # at the end of 06
 
 
@@ -350,7 +360,7 @@ def test_06_sampling_policy():
 
 @pytest.mark.parametrize("name,ids", [
     ("01-tokenizer.ipynb", ["count-pairs", "merge-pair", "bpe-train", "encode-chunk", "decode"]),
-    ("03-training-is-one-call.ipynb", ["cross-entropy", "lr-schedule"]),
+    ("03-training-is-one-call.ipynb", ["cross-entropy", "train-loop", "lr-schedule"]),
     ("04-the-generation-loop.ipynb", ["cached-loop", "window-loop"]),
     ("05-same-weights-different-bugs.ipynb", ["bf16-round", "split-k"]),
     ("06-sampling-policy.ipynb", ["sampler", "first-repeat"]),

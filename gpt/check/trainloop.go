@@ -169,13 +169,12 @@ func newLoopCase() (*loopCase, error) {
 	}, nil
 }
 
-// String names the case: the model, the data and the options.
+// String names the case: the model, the data and the options that matter most.
 func (c *loopCase) String() string {
 	o := c.opts
-	return fmt.Sprintf("%d steps of a %d-block model (C %d, V %d) on batches of %d × %d of Go's unicode/utf8/utf8.go "+
-		"(%d tokens), strings/builder.go held out (%d tokens); LR %g to %g, warm-up %d, weight decay %g, clip %g, seed %d, "+
-		"evaluated every %d steps on %d batches", o.Steps, c.cfg.Layers, c.cfg.Channels, c.cfg.VocabSize, o.Batch, o.SeqLen,
-		len(c.train), len(c.val), o.LR, o.MinLR, o.Warmup, o.WeightDecay, o.ClipNorm, o.Seed, o.EvalEvery, o.EvalBatches)
+	return fmt.Sprintf("%d steps of a fresh %d-block model on Go's unicode/utf8/utf8.go, strings/builder.go held out "+
+		"(batches of %d × %d, LR %g, warm-up %d, clip %g, evaluated every %d steps)",
+		o.Steps, c.cfg.Layers, o.Batch, o.SeqLen, o.LR, o.Warmup, o.ClipNorm, o.EvalEvery)
 }
 
 func (c *loopCase) clone(ids []int32) []int32 { return append([]int32(nil), ids...) }
