@@ -34,7 +34,11 @@
 // weight and bias (the checker also runs it on a stream scaled by 1e-3, where epsilon
 // matters); for GELU the exact erf form, ReLU, the sigmoid approximation, the cubic term or
 // the ½ left out; for the residual add and the unembedding, returning one input alone,
-// subtracting, probabilities or log-probabilities for logits.
+// subtracting, probabilities or log-probabilities for logits; for the BPE trainer, pairs
+// counted across chunk boundaries, overlapping pairs merged twice, ranks off by one and ties
+// broken another way than tokenizer.Train's; for the training loop, the rate of step + 1,
+// Update before Backward, a forward without targets, evaluating on the training split and
+// gradient clipping skipped.
 //
 // Read the files in this order:
 //
