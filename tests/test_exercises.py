@@ -33,6 +33,37 @@ SETUP = {
     "06-sampling-policy": ["gpt.Pretrained()", "greedyText, err := gpt.NewGenerator("],
 }
 
+# mergePair's loop, and the loop that merges overlapping occurrences twice ("aaa" → [aa aa]):
+# a pair starting at i becomes id, and an id that ends a pair is dropped.
+MERGE_LOOP = """
+	for i := 0; i < len(ids); i++ {
+		if i+1 < len(ids) && ids[i] == pair.Left && ids[i+1] == pair.Right {
+			out = append(out, id)
+			i++ // the pair's right id is used up
+		} else {
+			out = append(out, ids[i])
+		}
+	}"""
+OVERLAPPING_MERGE_LOOP = """
+	starts := func(i int) bool { return i >= 0 && i+1 < len(ids) && ids[i] == pair.Left && ids[i+1] == pair.Right }
+	for i := range ids {
+		if starts(i) {
+			out = append(out, id)
+		} else if !starts(i - 1) {
+			out = append(out, ids[i])
+		}
+	}"""
+
+# trainLoop's update and its clipping, which two of its mistakes move and leave out.
+UPDATE = "_, err = opt.Update(m.Params, m.Grads, schedule.LR(step))\n\t\tdisplay.Check(err)"
+CLIP = """
+		if norm := gpt.GradNorm(m.Grads.Data); norm > o.ClipNorm {
+			scale := float32(o.ClipNorm / norm)
+			for i := range m.Grads.Data {
+				m.Grads.Data[i] *= scale
+			}
+		}"""
+
 # grade_id of the check → [(mistake, text in the solution, its replacement, what the message must
 # say)]; every occurrence of the text is replaced, and a second pair of texts may follow.
 MISTAKES = {
@@ -47,7 +78,43 @@ MISTAKES = {
         ("one comma only", "i > 0; i -= 3", "i > 0 && i >= len(s)-4; i -= 3",
          'not yet: commas(1000000) should be "1,000,000"; you have "1000,000"'),
     ],
-    # 01: encoding one chunk by replaying the merges, and decoding by undoing them.
+    # 01: the pair count and the merge, the trainer made of them (check.BPETrain names its
+    # mistakes), encoding one chunk by replaying the merges, and decoding by undoing them.
+    "count-pairs": [
+        ("overlapping pairs skipped", "i+1 < len(ids); i++", "i+1 < len(ids); i += 2",
+         "not yet: the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {3 1}:1]"),
+        ("the last pair missed", "i+1 < len(ids); i++", "i+2 < len(ids); i++",
+         "not yet: the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {2 3}:1 {3 1}:1]"),
+        ("each pair counted once", "counts[tokenizer.Pair{Left: ids[i], Right: ids[i+1]}]++",
+         "counts[tokenizer.Pair{Left: ids[i], Right: ids[i+1]}] = 1",
+         "not yet: the pairs of [1 2 3 1 2] are map[{1 2}:2 {2 3}:1 {3 1}:1]; you have map[{1 2}:1 {2 3}:1 {3 1}:1]"),
+    ],
+    "merge-pair": [
+        ("the merged pair's second id kept", "\n\t\t\ti++ // the pair's right id is used up", "",
+         "not yet: [1 2 3 1 2] with (1, 2) → 256 gives [256 3 256]; you have [256 2 3 256 2]"),
+        ("overlapping pairs merged twice", MERGE_LOOP, OVERLAPPING_MERGE_LOOP,
+         "not yet: [5 5 5] with (5, 5) → 256 gives [256 5]; you have [256 256]"),
+        ("the pair's ids the wrong way round", "ids[i] == pair.Left && ids[i+1] == pair.Right",
+         "ids[i] == pair.Right && ids[i+1] == pair.Left",
+         "not yet: [1 2 3 1 2] with (1, 2) → 256 gives [256 3 256]; you have [1 2 3 1 2]"),
+        ("ids changed in place", "out := []int{}", "out := ids[:0]", "not yet: merging [1 2 3 1 2] changed ids to"),
+    ],
+    "bpe-train": [
+        ("pairs counted across chunk boundaries", "range tokenizer.Split(text)", "range []string{text}",
+         "It gives what a known mistake gives: pairs counted across chunk boundaries"),
+        ("overlapping pairs merged twice", "chunks[i] = mergePair(ids, best, id)",
+         "chunks[i] = func() []int {\n\tout := []int{}" + OVERLAPPING_MERGE_LOOP.replace("pair.", "best.").replace("\n\t", "\n\t\t\t\t")
+         + "\n\t\t\t\treturn out\n\t\t\t}()",
+         "It gives what a known mistake gives: overlapping pairs merged twice"),
+        ("ranks off by one", "id := 256 + rank", "id := 257 + rank",
+         "It gives what a known mistake gives: ranks off by one: merge r, counting from 0, makes token 256 + r (the first merge makes 256); yours makes 257 + r."),
+        ("ranks counted from 1", "for rank := 0; rank < merges; rank++", "for rank := 1; rank <= merges; rank++",
+         "It gives what a known mistake gives: ranks off by one"),
+        ("ties broken differently", "p.Left < best.Left || p.Left == best.Left && p.Right < best.Right",
+         "p.Left > best.Left || p.Left == best.Left && p.Right > best.Right",
+         "It gives what a known mistake gives: ties broken differently: (256 97) and (97 98) both occur 2 times at merge 2"),
+    ],
+    # 01, continued: encoding one chunk by replaying the merges, and decoding by undoing them.
     "encode-chunk": [
         ("the last-learned merge first", "(best < 0 || r < best)", "(best < 0 || r > best)",
          "not yet: the paragraph's tokenizer, chunk \" gopher\": Encode gives [278]; you have [275 104 282]"),
@@ -112,6 +179,21 @@ MISTAKES = {
         ("the cosine over every step, warm-up included", "float64(step-warmup) / float64(decay-warmup)",
          "float64(step) / float64(decay)",
          "not yet: lr 0.0006 warmup 100 steps, cosine to 6e-05 at step 1000, step 100: the rate is 0.0006; you have 0.00058679"),
+    ],
+    # 03, continued: the training loop, against the Trainer (check.TrainLoop names its mistakes).
+    "train-loop": [
+        ("the rate of step + 1", "schedule.LR(step))", "schedule.LR(step+1))",
+         "It gives what a known mistake gives: the rate of step + 1"),
+        ("Update before Backward", ("\t\tdisplay.Check(m.Backward())\n", UPDATE + "\n\t\tlosses"),
+         ("\t\t" + UPDATE + "\n\t\tdisplay.Check(m.Backward())\n", "\n\t\tlosses"),
+         "It gives what a known mistake gives: Update before Backward"),
+        ("a forward without targets", ("x, y := batches.Next()", "out, err := m.Forward(x, y)"),
+         ("x, _ := batches.Next()", "out, err := m.Forward(x, nil)"),
+         "It gives what a known mistake gives: a forward without targets"),
+        ("evaluating on the training split", "gpt.Windows(val,", "gpt.Windows(train,",
+         "It gives what a known mistake gives: evaluating on the training split"),
+        ("gradient clipping skipped", CLIP, "",
+         "It gives what a known mistake gives: gradient clipping skipped"),
     ],
     # 03a: one head's attention in four steps (check.Head on this prompt; MaskedSoftmax and
     # Attention on the checker's own).

@@ -242,3 +242,59 @@ def test_submission_cannot_reach_the_others(graded):
     assert "overwrite alice: open " in page and "write the grades: open " in page
     assert "read the grader&#39;s environment: open /proc/" in page
     assert "<nil>" not in page.split("read alice:")[1].split("</pre>")[0], page
+
+
+# The walk-through notebooks whose exercises the student writes inside the story (01: the pair
+# count, the merge, the BPE trainer, the encoder, the decoder; 03: one position's loss, the
+# training loop, the schedule), graded as 07 is: {notebook: ({grade_id: points}, {grade_id:
+# index of the mistake in MISTAKES the "mistaken" student makes})}.
+WALKTHROUGHS = {
+    "01-tokenizer": ({"count-pairs": 1, "merge-pair": 1, "bpe-train": 3, "encode-chunk": 2, "decode": 1},
+                     {"bpe-train": 4}),  # ties broken differently
+    "03-training-is-one-call": ({"cross-entropy": 2, "train-loop": 3, "lr-schedule": 1},
+                                {"train-loop": 4}),  # gradient clipping skipped
+}
+
+
+@pytest.mark.parametrize("name", sorted(WALKTHROUGHS))
+def test_walkthrough_notebook_is_graded(tmp_path, name):
+    """A walk-through notebook graded against its blank: the solutions earn every point, the
+    blank none, and a submission with one named mistake loses that check's points, its message
+    naming the mistake."""
+    want, mistakes = WALKTHROUGHS[name]
+    blank = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    solutions = cells_by_id(json.loads((NOTEBOOKS / f"{name}-solutions.ipynb").read_text()))
+
+    def make_walk(answers):
+        nb = copy.deepcopy(blank)
+        for gid, cell in cells_by_id(nb).items():
+            if cell["metadata"]["nbgrader"]["solution"]:
+                cell["source"] = answers.get(gid, "".join(solutions[gid]["source"]))
+        return nb
+
+    subs, out = tmp_path / "submissions", tmp_path / "grades"
+    subs.mkdir()
+    mistaken_answers = {}
+    for check, i in mistakes.items():
+        _, old, new, _ = MISTAKES[check][i]
+        mistaken_answers[check + "-answer"] = substitute("".join(solutions[check + "-answer"]["source"]), old, new)
+    for student, nb in {"alice": make_walk({}), "bob": blank, "carol": make_walk(mistaken_answers)}.items():
+        (subs / f"{student}.ipynb").write_text(json.dumps(nb))
+    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / f"{name}.ipynb"), "--out", str(out),
+                        "--timeout-cell", "120s", "--jobs", "2", *sorted(map(str, subs.glob("*.ipynb")))],
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {row["exercise"] for row in rows} == set(want)
+    assert all(float(row["max_points"]) == want[row["exercise"]] for row in rows), rows
+    got = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in rows}
+    for check, p in want.items():
+        assert got["alice", check][0] == p, got["alice", check]
+        assert got["bob", check][0] == 0 and got["bob", check][1].startswith("not yet: "), got["bob", check]
+        points_carol, message = got["carol", check]
+        if check in mistakes:
+            _, _, _, expected = MISTAKES[check][mistakes[check]]
+            assert points_carol == 0 and expected in message, message
+        else:
+            assert points_carol == p, message

@@ -115,9 +115,11 @@ def test_committed_notebooks_are_built_from_their_sources():
 
 
 def test_01_tokenizer():
+    nb, seconds = run("01-tokenizer-solutions.ipynb")
+    assert seconds < 120, seconds  # the notebooks' two-minute budget
     nb = assert_clean("01-tokenizer-solutions.ipynb")
-    assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "merged := tokenizer.Merge(ids"))
-    assert "40 merges, vocabulary 296" in text(cell(nb, "tokenizer.Train(paragraph"))
+    assert "[256 97 98 100 256 97 98 97 99]" in text(cell(nb, "merged := mergePair(ids"))
+    assert "40 merges, vocabulary 296" in text(cell(nb, "small, err := tokenizer.Train(paragraph"))
     assert len(pngs(nb)) == 1  # the merge counts
     gpt2 = text(cell(nb, "gpt2 := tokenizer.MustGPT2()"))
     assert "vocabulary: 50257 end token: 50256" in gpt2 and '15496:"Hello" 995:" world"' in gpt2
@@ -130,8 +132,14 @@ def test_01_tokenizer():
     assert last.count("merge ") == 6 and "merge 40/40" in last, last
     [explorer] = widgets(nb)
     assert explorer.startswith('VBox of 2 widgets: Textarea "text"'), explorer[:200]
-    # The student's encoder, checked against Encode, then used on a sentence.
-    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("encode-chunk", True), ("decode", True)]
+    # The student's pair count, merge and trainer, the trainer checked against Train and
+    # then run on the paragraph; the encoder, checked against Encode, then used on a sentence.
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [
+        ("count-pairs", True), ("merge-pair", True), ("bpe-train", True), ("encode-chunk", True), ("decode", True)]
+    assert "40 merges; the same as Train's: true" in text(cell(nb, "mine := train(paragraph, 40)"))
+    special = text(cell(nb, "gpt2.EncodeWithSpecial(docs"))
+    assert "EncodeWithSpecial: [26495 257 50256 26495 275]" in special, special
+    assert "the end token is 296" in text(cell(nb, "withEnd, err := tokenizer.Train("))
     mine = text(cell(nb, "myIDs = append(myIDs, encodeChunk("))
     yours, encoded = re.search(r"yours: +(\[.*\])\nEncode: +(\[.*\])", mine).groups()
     assert yours == encoded, mine
@@ -169,6 +177,8 @@ def test_02_exercises_fail_their_checks():
 
 
 def test_03_training_is_one_call():
+    nb, seconds = run("03-training-is-one-call-solutions.ipynb")
+    assert seconds < 120, seconds  # the notebooks' two-minute budget
     nb = assert_clean("03-training-is-one-call-solutions.ipynb")
     fwd = text(cell(nb, "untrained.Init(1, true)"))
     assert "logits (1, 92, 50257), loss" in fwd
@@ -191,7 +201,15 @@ def test_03_training_is_one_call():
     assert m and float(m.group(2)) > float(m.group(1)), gap  # the held-out files are harder
     assert "held out: [" in gap and ".go" in gap, gap
     assert re.search(r"\d+ cached generation steps: .*\(\d+x\)", text(cell(nb, "oneCall := time.Since(t0)")))
-    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cross-entropy", True), ("lr-schedule", True)]
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [("cross-entropy", True), ("train-loop", True), ("lr-schedule", True)]
+    # The student's loop on the corpus: the Trainer's first five losses (the same warm-up), then
+    # another schedule's.
+    mine = text(cell(nb, "myLosses, myVal := trainLoop(mine, corpus.Train, corpus.Val, o)"))
+    pairs = re.findall(r"step (\d): yours ([\d.]+), the Trainer's ([\d.]+)", mine)
+    assert len(pairs) == 7 and all(a == b for _, a, b in pairs[:5]) and pairs[6][1] != pairs[6][2], mine
+    assert re.search(r"held out: [\d.]+ after step 5, [\d.]+ after step 10", mine), mine
+    held = re.search(r"held out: \[(.*)\]", gap).group(1).split()
+    assert len(held) > 1, gap  # more than one file held out, so the gap means something
     assert not any("What the ML engineer watches" in c.source for c in nb.cells)  # at the end of 06
 
 
@@ -341,8 +359,8 @@ def test_06_sampling_policy():
 
 
 @pytest.mark.parametrize("name,ids", [
-    ("01-tokenizer.ipynb", ["encode-chunk", "decode"]),
-    ("03-training-is-one-call.ipynb", ["cross-entropy", "lr-schedule"]),
+    ("01-tokenizer.ipynb", ["count-pairs", "merge-pair", "bpe-train", "encode-chunk", "decode"]),
+    ("03-training-is-one-call.ipynb", ["cross-entropy", "train-loop", "lr-schedule"]),
     ("04-the-generation-loop.ipynb", ["cached-loop", "window-loop"]),
     ("05-same-weights-different-bugs.ipynb", ["bf16-round", "split-k"]),
     ("06-sampling-policy.ipynb", ["sampler", "first-repeat"]),

@@ -18,6 +18,8 @@
 //	v := check.CachedLoop(myLoop)       // (model, prompt, steps) → each step's logits and the cache
 //	v := check.BF16(myRound)            // x → x rounded to bfloat16, ties to even, bit for bit
 //	v := check.Sampler(mySampler)       // (logits, policy) → a draw per call, token for token with gpt.Sampler
+//	v := check.BPETrain(myTrain)        // (text, n) → n merge rules, rule for rule with tokenizer.Train
+//	v := check.TrainLoop(myLoop)        // (model, train, val, options) → the losses, to 1e-6 with gpt.Trainer's
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -32,7 +34,11 @@
 // weight and bias (the checker also runs it on a stream scaled by 1e-3, where epsilon
 // matters); for GELU the exact erf form, ReLU, the sigmoid approximation, the cubic term or
 // the ½ left out; for the residual add and the unembedding, returning one input alone,
-// subtracting, probabilities or log-probabilities for logits.
+// subtracting, probabilities or log-probabilities for logits; for the BPE trainer, pairs
+// counted across chunk boundaries, overlapping pairs merged twice, ranks off by one and ties
+// broken another way than tokenizer.Train's; for the training loop, the rate of step + 1,
+// Update before Backward, a forward without targets, evaluating on the training split and
+// gradient clipping skipped.
 //
 // Read the files in this order:
 //
@@ -48,4 +54,6 @@
 //	cachedloop.go CachedLoop: a greedy loop on the KV cache, against full forwards, and its broken caches
 //	bf16.go       BF16: rounding to bfloat16, on the residual stream and the edge cases where roundings part
 //	sampler.go    Sampler: temperature, top-k, top-p and the draw, against the library's with the same seed
+//	bpetrain.go   BPETrain: a BPE trainer's merges against tokenizer.Train's, and its wrong chunks, merges, ids and ties
+//	trainloop.go  TrainLoop: a training loop's losses against the Trainer's for the same seed, and its misordered steps
 package check

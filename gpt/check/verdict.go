@@ -24,6 +24,7 @@ type Verdict struct {
 	Model    []float32 // the same row of the model's output
 	FirstCol int       // the column of the first difference in that row
 	Ref      string    // whose output yours is compared with; "" means the model's
+	Exact    bool      // the output is ids, compared exactly (Tol and MaxDiff unused)
 }
 
 // ref is whose output the student's is compared with, for the verdict's sentences.
@@ -37,6 +38,9 @@ func (v *Verdict) ref() string {
 // String says the verdict in a sentence or three: "right: attention of one head matches
 // the model's to 1e-5 …", or "not yet: attention of one head, on …: differs first at …".
 func (v *Verdict) String() string {
+	if v.OK && v.Exact {
+		return fmt.Sprintf("right: %s gives %s output exactly, on %s.", v.Op, v.ref(), v.Case)
+	}
 	if v.OK {
 		return fmt.Sprintf("right: %s matches %s to %.0e on %s (largest difference %.2g, at %s).", v.Op, v.ref(), v.Tol, v.Case, v.MaxDiff, v.Where)
 	}

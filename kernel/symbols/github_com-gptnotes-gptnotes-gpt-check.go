@@ -12,6 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"Attention":     reflect.ValueOf(check.Attention),
 		"BF16":          reflect.ValueOf(check.BF16),
+		"BPETrain":      reflect.ValueOf(check.BPETrain),
 		"CachedLoop":    reflect.ValueOf(check.CachedLoop),
 		"GELU":          reflect.ValueOf(check.GELU),
 		"Head":          reflect.ValueOf(check.Head),
@@ -19,6 +20,7 @@ func init() {
 		"MaskedSoftmax": reflect.ValueOf(check.MaskedSoftmax),
 		"Residual":      reflect.ValueOf(check.Residual),
 		"Sampler":       reflect.ValueOf(check.Sampler),
+		"TrainLoop":     reflect.ValueOf(check.TrainLoop),
 		"Unembed":       reflect.ValueOf(check.Unembed),
 
 		// type definitions
