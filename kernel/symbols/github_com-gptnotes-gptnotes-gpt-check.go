@@ -10,16 +10,21 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/gpt/check/check"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Attention":     reflect.ValueOf(check.Attention),
-		"BF16":          reflect.ValueOf(check.BF16),
-		"CachedLoop":    reflect.ValueOf(check.CachedLoop),
-		"GELU":          reflect.ValueOf(check.GELU),
-		"Head":          reflect.ValueOf(check.Head),
-		"LayerNorm":     reflect.ValueOf(check.LayerNorm),
-		"MaskedSoftmax": reflect.ValueOf(check.MaskedSoftmax),
-		"Residual":      reflect.ValueOf(check.Residual),
-		"Sampler":       reflect.ValueOf(check.Sampler),
-		"Unembed":       reflect.ValueOf(check.Unembed),
+		"Attention":      reflect.ValueOf(check.Attention),
+		"AttentionLayer": reflect.ValueOf(check.AttentionLayer),
+		"BF16":           reflect.ValueOf(check.BF16),
+		"Block":          reflect.ValueOf(check.Block),
+		"CachedLoop":     reflect.ValueOf(check.CachedLoop),
+		"Embed":          reflect.ValueOf(check.Embed),
+		"Forward":        reflect.ValueOf(check.Forward),
+		"GELU":           reflect.ValueOf(check.GELU),
+		"Head":           reflect.ValueOf(check.Head),
+		"LayerNorm":      reflect.ValueOf(check.LayerNorm),
+		"MLP":            reflect.ValueOf(check.MLP),
+		"MaskedSoftmax":  reflect.ValueOf(check.MaskedSoftmax),
+		"Residual":       reflect.ValueOf(check.Residual),
+		"Sampler":        reflect.ValueOf(check.Sampler),
+		"Unembed":        reflect.ValueOf(check.Unembed),
 
 		// type definitions
 		"Verdict": reflect.ValueOf((*check.Verdict)(nil)),
