@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gptnotes/gptnotes/gpt"
 )
@@ -68,12 +69,14 @@ func MLP(f func(m *gpt.Model, l int, x [][]float32) [][]float32) *Verdict {
 
 // Block checks a student's block: x (T, C) is the stream entering block l; it returns the
 // stream leaving it, x + attn(ln_1(x)) and then that plus mlp(ln_2(·)). It is compared with
-// the model's blocks.l.hook_resid_post.
+// the model's blocks.l.hook_resid_post. A wrong block is tried against the block's mistakes,
+// then the attention layer's and the MLP's, since it calls them.
 //
 //	v := check.Block(func(m *gpt.Model, l int, x [][]float32) [][]float32 { … })
 func Block(f func(m *gpt.Model, l int, x [][]float32) [][]float32) *Verdict {
 	const op = "the block"
-	return layerCheck(op, "hook_resid_pre", "hook_resid_post", f, blockWrongWays,
+	ways := append(append(slices.Clone(blockWrongWays), attentionWrongWays...), mlpWrongWays...)
+	return layerCheck(op, "hook_resid_pre", "hook_resid_post", f, ways,
 		func(p *pick, w forwardWay, x grid) grid { return w.refBlock(p.m, p.layer, x) })
 }
 
