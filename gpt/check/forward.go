@@ -17,7 +17,7 @@ import (
 //
 //	v := check.Forward(func(m *gpt.Model, ids []int) [][]float32 { … })
 func Forward(f func(m *gpt.Model, ids []int) [][]float32) *Verdict {
-	const op = "the forward's logits"
+	const op = "the forward"
 	p, err := draw(op)
 	if err != nil {
 		return failed(op, err)
