@@ -1,6 +1,10 @@
 package gpt
 
-import "github.com/gptnotes/gptnotes/gpt/internal/fast"
+import (
+	"fmt"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/fast"
+)
 
 // The matrix products of the model: every Conv1D of a block (c_attn, attn.c_proj, c_fc,
 // mlp.c_proj) and the tied output layer. The readable form is llm.c's loops; the fast one
@@ -105,4 +109,62 @@ func logitsBackward(dinp, dwte, dout, inp, wte []float32, N, C, V int) {
 			}
 		}
 	}
+}
+
+// MatMul and MatMulT are the model's compiled products for a notebook's own forward: a cell
+// runs interpreted, some hundred times slower than compiled Go, and a product is most of a
+// forward's arithmetic (T·C·3C multiply-adds for c_attn alone), so a cell that writes its own
+// GPT-2 calls these for the products and keeps its own loops for the rest. Both take the rows
+// of x, (N, K), and a flat row-major w, and return N new rows.
+
+// MatMul returns x·w for w (K, M) row-major, the checkpoint's Conv1D layout [in, out]:
+// (N, M), no bias. It panics when w does not hold K·M numbers.
+//
+//	qkv := gpt.MatMul(x, b.CAttnW, 3*C) // x (T, C) · c_attn (C, 3C) → (T, 3C), q|k|v side by side
+func MatMul(x [][]float32, w []float32, M int) [][]float32 {
+	inp, N, K := flatRows("MatMul", x, w, M)
+	out := make([]float32, N*M)
+	matmulForward(out, inp, w[:K*M], nil, N, K, M)
+	return splitRows(out, N, M)
+}
+
+// MatMulT returns x·wᵀ for w (M, K) row-major, a table of M rows of K such as the token
+// table wte (V, C): (N, M), row n column m the dot product of x[n] and w's row m. It panics
+// when w does not hold M·K numbers.
+//
+//	logits := gpt.MatMulT(x, p.Wte, V) // x (T, C) · wteᵀ (C, V) → (T, V)
+func MatMulT(x [][]float32, w []float32, M int) [][]float32 {
+	inp, N, K := flatRows("MatMulT", x, w, M)
+	out := make([]float32, N*M)
+	logitsForward(out, inp, w[:K*M], N, K, M)
+	return splitRows(out, N, M)
+}
+
+// flatRows copies x's rows into one slab (N, K) and checks that w holds K·M numbers.
+func flatRows(op string, x [][]float32, w []float32, M int) (inp []float32, N, K int) {
+	N = len(x)
+	if N == 0 {
+		panic(fmt.Sprintf("gpt: %s: x has no rows", op))
+	}
+	K = len(x[0])
+	inp = make([]float32, 0, N*K)
+	for n, row := range x {
+		if len(row) != K {
+			panic(fmt.Sprintf("gpt: %s: x's row %d has %d numbers, row 0 has %d", op, n, len(row), K))
+		}
+		inp = append(inp, row...)
+	}
+	if M <= 0 || len(w) != K*M {
+		panic(fmt.Sprintf("gpt: %s: w has %d numbers; x's rows of %d times %d columns need %d", op, len(w), K, M, K*M))
+	}
+	return inp, N, K
+}
+
+// splitRows cuts a slab (N, M) into N rows of M.
+func splitRows(out []float32, N, M int) [][]float32 {
+	rows := make([][]float32, N)
+	for n := range rows {
+		rows[n] = out[n*M : (n+1)*M : (n+1)*M]
+	}
+	return rows
 }

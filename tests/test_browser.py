@@ -1,6 +1,6 @@
 """The notebooks as a student meets them: Jupyter's classic notebook server, started here on
 127.0.0.1 over a temporary copy of notebooks/ with the gptnotes kernelspec, driven in Debian's
-headless Chromium by tests/browser/run.mjs (playwright-core): open 01, 03a and 04, trust them, Cell →
+headless Chromium by tests/browser/run.mjs (playwright-core): open 01, 03a, 03b and 04, trust them, Cell →
 Run All through the menu, wait for the kernel, then count error outputs and figures; and a
 notebook of live widgets (tests/browser/widgets.mjs): move a slider, click a button, see the
 Output widget and the kernel's state follow. The screenshots go to test-output/browser/."""
@@ -21,7 +21,8 @@ from kernel_harness import BIN, ROOT
 
 BROWSER = ROOT / "tests" / "browser"
 OUT = ROOT / "test-output" / "browser"
-NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "04-the-generation-loop-solutions.ipynb"]
+NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "03b-your-gpt2-solutions.ipynb",
+             "04-the-generation-loop-solutions.ipynb"]
 
 missing = [what for what, ok in [
     ("chromium", shutil.which("chromium")),
@@ -105,12 +106,19 @@ def test_run_all_in_the_browser(server):
     assert attn["images"] >= 4, attn
     assert attn["shots"] and all(pathlib.Path(s).stat().st_size > 10_000 for s in attn["shots"]), attn
 
+    own = reports["03b-your-gpt2-solutions.ipynb"]
+    assert own["errors"] == [], own["errors"]
+    # Its last cell: the student's forward generating greedily, beside the library's generator.
+    assert "12 of 12 tokens the same" in own["last"], own["last"]
+    assert own["shots"] and all(pathlib.Path(s).stat().st_size > 10_000 for s in own["shots"]), own
+
     loop = reports["04-the-generation-loop-solutions.ipynb"]
     assert loop["errors"] == [], loop["errors"]
     # Two PNG figures (positions vs time, the cache budget) and the SVG frames of two sliders.
     assert loop["images"] >= 4, loop
-    for rep in reports.values():
-        for shot in (rep["screenshot"], rep["figure"]):
+    for nb, rep in reports.items():
+        shots = [rep["screenshot"]] + ([] if nb.startswith("03b") else [rep["figure"]])  # 3b draws no figure
+        for shot in shots:
             assert pathlib.Path(shot).stat().st_size > 10_000, shot
     assert r.returncode == 0, r.stderr
 

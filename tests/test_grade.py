@@ -298,3 +298,45 @@ def test_walkthrough_notebook_is_graded(tmp_path, name):
             assert points_carol == 0 and expected in message, message
         else:
             assert points_carol == p, message
+
+
+def test_03b_grade_counts_its_checks(tmp_path):
+    """Notebook 3b graded: its five checks (seven points) counted for the solutions, the blank, a
+    mistake in the forward alone, and the mask left out of the attention, which the block's and
+    the forward's checks, calling the attention, name as well."""
+    blank = json.loads((NOTEBOOKS / "03b-your-gpt2.ipynb").read_text())
+    solutions = cells_by_id(json.loads((NOTEBOOKS / "03b-your-gpt2-solutions.ipynb").read_text()))
+
+    def answers(changes):
+        nb = copy.deepcopy(blank)
+        for gid, cell in cells_by_id(nb).items():
+            if cell["metadata"]["nbgrader"]["solution"]:
+                cell["source"] = "".join(solutions[gid]["source"])
+                for old, new in changes.get(gid, []):
+                    cell["source"] = substitute(cell["source"], old, new)
+        return nb
+
+    subs = {
+        "alice": answers({}),
+        "bob": blank,
+        "carol": answers({"forward-answer": [MISTAKES["forward"][0][1:3]]}),
+        "dan": answers({"attention-layer-answer": [MISTAKES["attention-layer"][3][1:3]]}),
+    }
+    (tmp_path / "subs").mkdir()
+    for name, nb in subs.items():
+        (tmp_path / "subs" / f"{name}.ipynb").write_text(json.dumps(nb))
+    out = tmp_path / "grades"
+    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / "03b-your-gpt2.ipynb"), "--out", str(out),
+                        "--timeout-cell", "60s", "--jobs", "2", *sorted(map(str, (tmp_path / "subs").glob("*.ipynb")))],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        grades = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in csv.DictReader(f)}
+    checks = ["embed", "attention-layer", "mlp", "block", "forward"]
+    assert sorted({c for _, c in grades}) == sorted(checks)
+    total = {s: sum(grades[s, c][0] for c in checks) for s in subs}
+    assert total == {"alice": 7, "bob": 0, "carol": 5, "dan": 2}, grades
+    assert "the unembedding transposed" in grades["carol", "forward"][1]
+    for c in ("attention-layer", "block", "forward"):
+        assert "the causal mask missing" in grades["dan", c][1], (c, grades["dan", c])
+    assert "5 checks, 7 points" in (out / "summary.md").read_text()

@@ -264,6 +264,36 @@ def test_03a_exercises_fail_their_checks():
         assert "not yet: " in err.evalue, err.evalue
 
 
+def test_03b_your_gpt2():
+    nb, seconds = run("03b-your-gpt2-solutions.ipynb")
+    assert seconds < 120, seconds  # the issue's budget for this notebook, on the shipped model
+    nb = assert_clean("03b-your-gpt2-solutions.ipynb")
+    # Why the products are compiled: the cell's own loop against gpt.MatMul, the same numbers.
+    why = text(cell(nb, "fast := gpt.MatMul(x, w, 3*C)"))
+    m = re.search(r"the loop .* gpt\.MatMul .* \(([\d.]+) times faster\); largest difference ([\de.+-]+)", why)
+    assert m and float(m.group(1)) > 5 and float(m.group(2)) < 1e-4, why
+    assert [(gid, ok) for gid, ok, _ in checks(nb)] == [
+        ("embed", True), ("attention-layer", True), ("mlp", True), ("block", True), ("forward", True)]
+    forward = text(cell(nb, "check.Forward(forward).Must()"))
+    assert forward.startswith("right: the forward matches ForwardAll's to 1e-04"), forward
+    m = re.search(r"the mean loss over its \d+ next tokens: yours ([\d.]+), Forward's ([\d.]+)", forward)
+    assert m and abs(float(m.group(1)) - float(m.group(2))) <= 1e-4, forward
+    # The student's forward generates greedily, token for token the library's generator.
+    gen = text(cell(nb, "steps := 12"))
+    assert "12 of 12 tokens the same" in gen, gen
+
+
+def test_03b_exercises_fail_their_checks():
+    """The student's notebook runs top to bottom: only the five check cells fail, each saying
+    what differs, and the generation cell says the forward is not finished rather than failing."""
+    nb = assert_clean("03b-your-gpt2.ipynb")
+    verdicts = checks(nb)
+    assert [gid for gid, _, _ in verdicts] == ["embed", "attention-layer", "mlp", "block", "forward"]
+    for gid, ok, message in verdicts:
+        assert not ok and "not yet: " in message, (gid, message)
+    assert "your forward does not pass its check yet" in text(cell(nb, "steps := 12"))
+
+
 def test_04_the_generation_loop():
     nb = assert_clean("04-the-generation-loop-solutions.ipynb")
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))

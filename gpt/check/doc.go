@@ -14,6 +14,11 @@
 //	v := check.GELU(myGELU)             // x → GELU(x), the tanh approximation
 //	v := check.Residual(myAdd)          // x, y (C) → x + y
 //	v := check.Unembed(myUnembed)       // x (C), wte (V, C) → logits (V)
+//	v := check.Embed(myEmbed)           // (model, ids) → the stream entering block 0 (T, C)
+//	v := check.AttentionLayer(myAttn)   // (model, l, ln_1's output (T, C)) → hook_attn_out (T, C)
+//	v := check.MLP(myMLP)               // (model, l, ln_2's output (T, C)) → hook_mlp_out (T, C)
+//	v := check.Block(myBlock)           // (model, l, hook_resid_pre (T, C)) → hook_resid_post (T, C)
+//	v := check.Forward(myForward)       // (model, ids) → logits (T, V), against ForwardAll and its loss
 //	v := check.Head(myPattern, cache.MustGet("blocks.3.attn.hook_pattern"), 0) // a tensor of one head, this prompt's
 //	v := check.CachedLoop(myLoop)       // (model, prompt, steps) → each step's logits and the cache
 //	v := check.BF16(myRound)            // x → x rounded to bfloat16, ties to even, bit for bit
@@ -38,7 +43,10 @@
 // counted across chunk boundaries, overlapping pairs merged twice, ranks off by one and ties
 // broken another way than tokenizer.Train's; for the training loop, the rate of step + 1,
 // Update before Backward, a forward without targets, evaluating on the training split and
-// gradient clipping skipped.
+// gradient clipping skipped; for a whole forward (and each of its parts) the positions not
+// added, HF's Conv1D weight used transposed, the causal mask missing, the heads concatenated
+// out of order, a c_proj bias dropped, post-LN instead of pre-LN, a missing residual, the
+// unembedding transposed, and more (reference.go).
 //
 // Read the files in this order:
 //
@@ -50,6 +58,9 @@
 //	gelu.go       GELU in the tanh approximation, and its look-alikes
 //	residual.go   Residual: the stream plus a block's output
 //	unembed.go    Unembed: ln_f's output times the token table
+//	reference.go  a forward over rows as a notebook writes it, and the mistakes it can make
+//	parts.go      Embed, AttentionLayer, MLP, Block: the parts of a forward, against the model's activations
+//	forward.go    Forward: the whole forward's logits and loss, against ForwardAll and Forward
 //	head.go       Head: a tensor a cell computed for one head, against the model's on the same prompt
 //	cachedloop.go CachedLoop: a greedy loop on the KV cache, against full forwards, and its broken caches
 //	bf16.go       BF16: rounding to bfloat16, on the residual stream and the edge cases where roundings part

@@ -57,6 +57,8 @@ func init() {
 		"LoadTrainCheckpoint":    reflect.ValueOf(gpt.LoadTrainCheckpoint),
 		"LookupHook":             reflect.ValueOf(gpt.LookupHook),
 		"MB":                     reflect.ValueOf(gpt.MB),
+		"MatMul":                 reflect.ValueOf(gpt.MatMul),
+		"MatMulT":                reflect.ValueOf(gpt.MatMulT),
 		"MatchHook":              reflect.ValueOf(gpt.MatchHook),
 		"MaxHeaderBytes":         reflect.ValueOf(constant.MakeFromLiteral("100000000", token.INT, 0)),
 		"MeanAblation":           reflect.ValueOf(gpt.MeanAblation),

@@ -4,7 +4,8 @@
 // whole notebook, its first cell with a figure, and each cell tagged "screenshot".
 //
 //   node run.mjs BASE_URL TOKEN OUTDIR NOTEBOOK...
-// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "screenshot", "figure", "shots"}.
+// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "last", "screenshot", "figure",
+// "shots"}, last being the text the last code cell shows.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
@@ -51,7 +52,8 @@ try {
         }
       }
       const images = document.querySelectorAll('.output_png img, .output_svg svg, .output_html svg, .output_html img').length;
-      return { cells: cells.length, errors, images };
+      const lastOut = cells.length ? cells[cells.length - 1].element[0].querySelector('.output_area') : null;
+      return { cells: cells.length, errors, images, last: lastOut ? lastOut.innerText.slice(0, 1000) : '' };
     });
     // The first cell with a figure, input and output, as a student sees it.
     const name = nb.replace(/\.ipynb$/, '');
