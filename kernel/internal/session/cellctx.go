@@ -347,6 +347,8 @@ type rewriteState struct {
 	newCalls  map[*ast.CallExpr]ast.Expr           // new(expr) calls → expr's type (newValueCalls)
 	typeArgs  map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
 	stores    map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)
+
+	assertions map[*ast.TypeAssertExpr]bool // assertions to a cell's value type → comma-ok (cellAssertions)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

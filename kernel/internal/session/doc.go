@@ -36,6 +36,7 @@
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell
 //	namedresults.go      named results start from their zero values
 //	methodexpr.go        method expressions T.M: a function literal
+//	cellassert.go        assertions from a cell's interface to a cell's value type
 //	recovered.go         recover() gives Go's runtime errors
 //	jsonerrors.go        json.Unmarshal's errors name a cell's struct as Go does
 //	minmax.go            min and max with mixed untyped constants

@@ -50,6 +50,7 @@ var passes = []pass{
 	{name: "gostmt", file: "gostmt.go", program: "goroutine_panic", stmt: goStmtStmt},
 	{name: "namedresults", file: "namedresults.go", program: "named_results", after: zeroNamedResults},
 	{name: "methodexpr", file: "methodexpr.go", program: "method_expression", expr: methodExprExpr},
+	{name: "cellassert", file: "cellassert.go", program: "type_assertion_to_cell_struct", cell: findCellAssertions, expr: cellAssertionExpr},
 	{name: "recovered", file: "recovered.go", program: "recover_values", expr: recoveredExpr},
 	{name: "jsonerrors", file: "jsonerrors.go", program: "json_type_errors", expr: jsonExpr},
 	{name: "minmax", file: "minmax.go", program: "min_max_clear", expr: minMaxExpr},

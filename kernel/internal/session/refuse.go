@@ -102,7 +102,7 @@ func (c *cellCtx) refuse() error {
 				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
 					fail(n.Lparen, anyToInterface)
 				} else if n.Type != nil {
-					if k, found := c.wrongAssertion(n.X, n.Type); found != nil {
+					if k, found := c.wrongAssertion(n.X, n.Type, true); found != nil {
 						fail(n.Lparen, k, found...)
 					}
 				}
@@ -110,9 +110,10 @@ func (c *cellCtx) refuse() error {
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
 					fail(n.Switch, anyTypeSwitch)
 				} else if x != nil {
+					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {
 						for _, t := range cc.(*ast.CaseClause).List {
-							if k, found := c.wrongAssertion(x, t); found != nil {
+							if k, found := c.wrongAssertion(x, t, chained); found != nil {
 								fail(t.Pos(), k, found...)
 							}
 						}
@@ -603,9 +604,11 @@ func (c *cellCtx) slogMethodOfCellValuer(call *ast.CallExpr) (method, typ string
 // wrongAssertion finds the type assertions (and type switch cases) from a value of a non-empty
 // interface type that yaegi v0.16.1 answers wrongly without an error: to an interface a cell
 // declares or an interface literal (it answers no where Go answers yes), and to a cell's type
-// that is not a pointer (no, or a panic). It returns the refusal and what it found; nil when
-// the assertion is fine.
-func (c *cellCtx) wrongAssertion(x, target ast.Expr) (construct, []string) {
+// that is not a pointer from a compiled interface such as error (no, or a panic). From a cell's
+// interface, such an assertion is fine when the kernel rewrites it (cellassert.go; a type
+// switch's case when typeswitch.go writes the switch as a chain: rewritten), and refused when
+// not. It returns the refusal and what it found; nil when the assertion is fine.
+func (c *cellCtx) wrongAssertion(x, target ast.Expr, rewritten bool) (construct, []string) {
 	if c.checked == nil || isNilIdent(target) {
 		return 0, nil
 	}
@@ -623,6 +626,8 @@ func (c *cellCtx) wrongAssertion(x, target ast.Expr) (construct, []string) {
 	switch {
 	case types.IsInterface(t) && (mine || !isNamed):
 		return interfaceAssertion, []string{types.TypeString(t, cellQualifier), types.TypeString(xt, cellQualifier)}
+	case mine && !types.IsInterface(t) && cellInterface(xt) && rewritten:
+		return 0, nil
 	case mine && !types.IsInterface(t):
 		return valueTypeAssertion, []string{named.Obj().Name(), types.TypeString(xt, cellQualifier)}
 	}

@@ -86,6 +86,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
 			"NilInInterface":   reflect.ValueOf(s.nilInInterface),
 			"Recovered":        reflect.ValueOf(s.recovered),
+			"AssertionFailed":  reflect.ValueOf(assertionFailed),
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
 			"RunCallback":      reflect.ValueOf(s.runCallback),
