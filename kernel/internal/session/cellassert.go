@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 )
 
 // A rewrite for two faults of yaegi v0.16.1 in a type assertion from a cell's interface to a
@@ -61,8 +62,34 @@ func cellValueType(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "main" && !types.IsInterface(n)
 }
 
-// goTypeName is t as Go's runtime errors name it: main.circle, *main.sq.
+// goTypeName is t as Go's runtime (reflect, %T, a failed assertion) names it: main.circle,
+// *main.sq, map[string]main.pair[string,int] (no space between type arguments).
 func goTypeName(t types.Type) string {
+	switch u := t.(type) {
+	case *types.Named:
+		name := u.Obj().Name()
+		if p := u.Obj().Pkg(); p != nil {
+			name = p.Name() + "." + name
+		}
+		if args := u.TypeArgs(); args.Len() > 0 {
+			var each []string
+			for i := range args.Len() {
+				each = append(each, goTypeName(args.At(i)))
+			}
+			name += "[" + strings.Join(each, ",") + "]"
+		}
+		return name
+	case *types.Alias:
+		return goTypeName(types.Unalias(u))
+	case *types.Pointer:
+		return "*" + goTypeName(u.Elem())
+	case *types.Slice:
+		return "[]" + goTypeName(u.Elem())
+	case *types.Array:
+		return fmt.Sprintf("[%d]%s", u.Len(), goTypeName(u.Elem()))
+	case *types.Map:
+		return "map[" + goTypeName(u.Key()) + "]" + goTypeName(u.Elem())
+	}
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
 

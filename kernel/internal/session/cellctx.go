@@ -348,7 +348,8 @@ type rewriteState struct {
 	typeArgs  map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
 	stores    map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)
 
-	assertions map[*ast.TypeAssertExpr]bool // assertions to a cell's value type → comma-ok (cellAssertions)
+	assertions map[*ast.TypeAssertExpr]bool  // assertions to a cell's value type → comma-ok (cellAssertions)
+	formats    map[*ast.CallExpr]*fmtRewrite // printing calls of %T, %+v, %#v of cell types (findCellFormats)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

@@ -42,6 +42,7 @@
 //	minmax.go            min and max with mixed untyped constants
 //	wrappederrors.go     fmt.Errorf's %w of a cell's type: through an error variable
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
+//	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone

@@ -56,5 +56,6 @@ var passes = []pass{
 	{name: "minmax", file: "minmax.go", program: "min_max_clear", expr: minMaxExpr},
 	{name: "wrappederrors", file: "wrappederrors.go", program: "errors_as", expr: wrappedErrorsExpr},
 	{name: "displayargs", file: "displayargs.go", program: "display_renderers", expr: displayArgsExpr},
+	{name: "cellformat", file: "cellformat.go", program: "cell_type_verbs", cell: findCellFormats, expr: cellFormatExpr},
 	{name: "panicnil", file: "panicnil.go", program: "lang_go121_panic_nil", expr: panicArgExpr},
 }

@@ -513,13 +513,19 @@ var formatters = map[string]int{
 var formatVerb = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?[0-9*]*(\.[0-9*]*)?(\[[0-9]+\])?.`)
 
 // formatsCellType finds a Printf-like call whose constant format prints a value of a cell's
-// type with %+v, %#v or %T (its Go syntax, field names or type): yaegi's reflect-built types
-// print other names (Xx for a field x, struct {…} for main.T) and hide a GoString method. It
-// returns the verb and the type, "" when the call is fine.
+// type with %+v, %#v or %T (its Go syntax, field names or type) that cellformat.go does not
+// rewrite: yaegi's reflect-built types print other names (Xx for a field x, struct {…} for
+// main.T) and hide a GoString method. It returns the verb and the type, "" when the call is fine.
 func (c *cellCtx) formatsCellType(call *ast.CallExpr) (verb, typ string) {
+	rewritten := map[ast.Expr]bool{} // the arguments cellformat.go prints as Go does
+	if r := c.cellFormatCall(call); r != nil {
+		for i := range r.descs {
+			rewritten[call.Args[i]] = true
+		}
+	}
 	c.verbsWithArgs(call, func(v string, a ast.Expr) {
 		goSyntax := strings.HasSuffix(v, "T") || (strings.HasSuffix(v, "v") && strings.ContainsAny(v, "+#"))
-		if verb != "" || !goSyntax {
+		if verb != "" || !goSyntax || rewritten[a] {
 			return
 		}
 		if t := c.typeOf(a); t != nil && mentionsCellType(t) {

@@ -87,6 +87,8 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"NilInInterface":   reflect.ValueOf(s.nilInInterface),
 			"Recovered":        reflect.ValueOf(s.recovered),
 			"AssertionFailed":  reflect.ValueOf(assertionFailed),
+			"TypeName":         reflect.ValueOf(func(_ any, name string) string { return name }),
+			"GoSyntax":         reflect.ValueOf(goSyntax),
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
 			"RunCallback":      reflect.ValueOf(s.runCallback),
