@@ -30,33 +30,76 @@ import (
 
 // A fmtRewrite is what the pass does to one printing call.
 type fmtRewrite struct {
-	format int               // the format's argument index
-	newFmt string            // the format with each rewritten %T's letter made s
-	descs  map[int][2]string // argument index → runtime function, its string argument
+	format int                             // the format's argument index
+	newFmt string                          // the format with each rewritten %T's letter made s
+	args   map[int]func(ast.Expr) ast.Expr // argument index → what replaces the argument
 }
 
-// cellFormatArg reports how the pass prints arg for verb: "TypeName" or "GoSyntax" and the
-// string that goes with it; "" when it does not rewrite it.
-func (c *cellCtx) cellFormatArg(verb string, arg ast.Expr) (fn, s string) {
+// cellFormatArg is how the pass prints arg for verb: a function that writes its replacement, nil
+// when it does not rewrite it (then refuse.go formatsCellType may refuse it).
+func (c *cellCtx) cellFormatArg(verb string, arg ast.Expr) func(ast.Expr) ast.Expr {
 	t := c.typeOf(arg)
-	if t == nil || types.IsInterface(t) || !mentionsCellType(t) {
-		return "", ""
+	if t == nil {
+		return nil
+	}
+	if types.IsInterface(t) {
+		return c.dynamicFormatArg(verb, t)
+	}
+	if !mentionsCellType(t) {
+		if goSyntaxVerb(verb) && containsInterface(t, map[types.Type]bool{}) &&
+			len(c.dynamicCandidates(types.NewInterfaceType(nil, nil), nil)) > 0 {
+			// []any, a compiled struct with an interface field: a cell's value may be inside
+			return runtimeCall3("Dynamic", verb[len(verb)-2:], goTypeName(t), "")
+		}
+		return nil
 	}
 	switch {
 	case strings.HasSuffix(verb, "T"):
-		return "TypeName", goTypeName(t)
-	case strings.HasSuffix(verb, "v") && strings.ContainsAny(verb, "+#"):
-		d, ok := describeForFmt(t, map[*types.Named]bool{})
-		if !ok {
-			return "", ""
+		return runtimeCallOf("TypeName", goTypeName(t))
+	case goSyntaxVerb(verb):
+		if d := fmtDescription(t); d != "" {
+			return runtimeCallOf("GoSyntax", d)
 		}
-		b, err := json.Marshal(d)
-		if err != nil {
-			return "", ""
-		}
-		return "GoSyntax", string(b)
 	}
-	return "", ""
+	return nil
+}
+
+// goSyntaxVerb reports whether verb is %+v or %#v (with any width).
+func goSyntaxVerb(verb string) bool {
+	return strings.HasSuffix(verb, "v") && strings.ContainsAny(verb, "+#")
+}
+
+// fmtDescription is t's description for goformat.go, as JSON; "" when it cannot be described.
+func fmtDescription(t types.Type) string {
+	d, ok := describeForFmt(t, map[*types.Named]bool{})
+	if !ok {
+		return ""
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// runtimeCall3 writes an argument x as __gptnotes.fn(x, "a", "b", "c").
+func runtimeCall3(fn, a, b, c string) func(ast.Expr) ast.Expr {
+	return func(x ast.Expr) ast.Expr {
+		at := x.Pos()
+		lit := func(s string) ast.Expr {
+			return &ast.BasicLit{ValuePos: at, Kind: token.STRING, Value: strconv.Quote(s)}
+		}
+		return &ast.CallExpr{Fun: runtimeFuncAt(fn, at), Lparen: at, Rparen: x.End(), Args: []ast.Expr{x, lit(a), lit(b), lit(c)}}
+	}
+}
+
+// runtimeCallOf writes an argument x as __gptnotes.fn(x, "s").
+func runtimeCallOf(fn, s string) func(ast.Expr) ast.Expr {
+	return func(x ast.Expr) ast.Expr {
+		at := x.Pos()
+		return &ast.CallExpr{Fun: runtimeFuncAt(fn, at), Lparen: at, Rparen: x.End(),
+			Args: []ast.Expr{x, &ast.BasicLit{ValuePos: at, Kind: token.STRING, Value: strconv.Quote(s)}}}
+	}
 }
 
 // fmtMethodNames are the methods fmt calls for %v, %+v or %#v: a type with one is left to the
@@ -222,7 +265,7 @@ func (c *cellCtx) cellFormatCall(call *ast.CallExpr) *fmtRewrite {
 		return nil
 	}
 	format := constant.StringVal(tv.Value)
-	r := &fmtRewrite{format: i, descs: map[int][2]string{}}
+	r := &fmtRewrite{format: i, args: map[int]func(ast.Expr) ast.Expr{}}
 	var out strings.Builder
 	last, next := 0, i+1
 	for _, loc := range formatVerb.FindAllStringIndex(format, -1) {
@@ -234,9 +277,9 @@ func (c *cellCtx) cellFormatCall(call *ast.CallExpr) *fmtRewrite {
 			return nil
 		}
 		if next < len(call.Args) {
-			if fn, s := c.cellFormatArg(v, call.Args[next]); fn != "" {
-				r.descs[next] = [2]string{fn, s}
-				if fn == "TypeName" {
+			if f := c.cellFormatArg(v, call.Args[next]); f != nil {
+				r.args[next] = f
+				if strings.HasSuffix(v, "T") { // the argument becomes the type's name
 					out.WriteString(format[last:loc[1]-1] + "s")
 					last = loc[1]
 				}
@@ -244,7 +287,7 @@ func (c *cellCtx) cellFormatCall(call *ast.CallExpr) *fmtRewrite {
 		}
 		next++
 	}
-	if len(r.descs) == 0 {
+	if len(r.args) == 0 {
 		return nil
 	}
 	out.WriteString(format[last:])
@@ -284,10 +327,8 @@ func cellFormatExpr(c *cellCtx, e ast.Expr) ast.Expr {
 	args := append([]ast.Expr(nil), call.Args...)
 	pos := call.Args[r.format].Pos()
 	args[r.format] = &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(r.newFmt)}
-	for i, d := range r.descs {
-		at := args[i].Pos()
-		args[i] = &ast.CallExpr{Fun: runtimeFuncAt(d[0], at), Lparen: at, Rparen: args[i].End(),
-			Args: []ast.Expr{args[i], &ast.BasicLit{ValuePos: at, Kind: token.STRING, Value: strconv.Quote(d[1])}}}
+	for i, f := range r.args {
+		args[i] = f(args[i])
 	}
 	out := *call
 	out.Args = args

@@ -38,6 +38,7 @@ const (
 	nilInInterface
 	printedRecord
 	recoveredReflectPanic
+	dynamicCellVerb
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -121,6 +122,9 @@ var refusals = [...]refusal{
 	recoveredReflectPanic: {"recover() of reflect's panic",
 		"recover() of the interpreter's panic \"{1}\" (Go's panic value says {2}, with the index and length, which the interpreter does not keep)",
 		"check the index or the pointer before using it, rather than recovering"},
+	dynamicCellVerb: {"%+v, %#v or %T of an interface value that may hold a cell's value",
+		"{1} of a value of type {2} holding {3}, which may be {4} (the interpreter gives a cell's types no names, so fmt would print other names)",
+		"print the value through a variable of the cell's type, or with %v"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

@@ -39,6 +39,9 @@ func (c *cellCtx) refuse() error {
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), cellTypeVerb, verb, t)
 				}
+				if verb, iface, cand := c.dynamicFormatRefused(call); verb != "" {
+					fail(call.Pos(), dynamicCellVerb, verb, iface, "a value", cand)
+				}
 				if t, m := c.printsHiddenMethods(call); t != "" {
 					fail(call.Pos(), hiddenFmtMethods, funcName(c.callee(call)), t, m)
 				}
@@ -519,7 +522,7 @@ var formatVerb = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?[0-9*]*(\.[0-9*]*)?(\
 func (c *cellCtx) formatsCellType(call *ast.CallExpr) (verb, typ string) {
 	rewritten := map[ast.Expr]bool{} // the arguments cellformat.go prints as Go does
 	if r := c.cellFormatCall(call); r != nil {
-		for i := range r.descs {
+		for i := range r.args {
 			rewritten[call.Args[i]] = true
 		}
 	}

@@ -89,6 +89,8 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"AssertionFailed":  reflect.ValueOf(assertionFailed),
 			"TypeName":         reflect.ValueOf(func(_ any, name string) string { return name }),
 			"GoSyntax":         reflect.ValueOf(goSyntax),
+			"Dynamic":          reflect.ValueOf(s.dynamicFormat),
+			"RefuseVerb":       reflect.ValueOf(s.refuseVerb),
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
 			"RunCallback":      reflect.ValueOf(s.runCallback),
