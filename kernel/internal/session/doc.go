@@ -28,6 +28,7 @@
 //	closures.go          a loop's closures handed to compiled code
 //	selects.go           break and continue in a select
 //	methodvalues.go      method values copy their receiver
+//	rangefunc.go         range over a function (Go 1.23): the body as the yield callback
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
 //	switchinit.go        switch init; tag: the init outside

@@ -42,6 +42,7 @@ var passes = []pass{
 	{name: "closures", file: "closures.go", program: "closures_to_compiled_code", piece: (*cellCtx).closuresInLoops},
 	{name: "selects", file: "selects.go", program: "select_break_continue", piece: (*cellCtx).selectJumps},
 	{name: "methodvalues", file: "methodvalues.go", program: "method_values", piece: (*cellCtx).methodValues},
+	{name: "rangefunc", file: "rangefunc.go", program: "range_over_func", cell: findRangeFuncs, stmt: rangeFuncStmt},
 	{name: "loopvars", file: "loopvars.go", program: "lang_go122_loopvar_assigned", stmt: loopVarsStmt},
 	{name: "rangeint", file: "rangeint.go", program: "range_over_int", stmt: rangeIntStmt},
 	{name: "switchinit", file: "switchinit.go", program: "switch_init", stmt: switchInitStmt},

@@ -29,6 +29,7 @@ func (c *cellCtx) refuse() error {
 			err = refused(c.pos(pos), k, found...)
 		}
 	}
+	rangeFuncs := c.rangeFuncLoops() // the range-over-func loops rangefunc.go writes
 	for _, p := range c.pieces {
 		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -76,7 +77,7 @@ func (c *cellCtx) refuse() error {
 				}
 			case *ast.RangeStmt:
 				c.loopGaps(n, n.Body, fail)
-				if c.rangesOverFunc(n.X) {
+				if c.rangesOverFunc(n.X) && rangeFuncs[n] == nil {
 					fail(n.For, rangeOverFunc)
 				}
 			case *ast.SelectorExpr:
