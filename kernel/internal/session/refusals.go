@@ -91,7 +91,7 @@ var refusals = [...]refusal{
 		"write a function literal: func(t T, args…) { return t.M(args…) }"},
 	iteratorFunc: {"a standard-library function that returns an iterator",
 		"{1} (it returns an iterator, Go 1.23)",
-		"range over the map or slice directly"},
+		"call the function that returns a slice (strings.Split, strings.Fields, bytes.Split) and range over it"},
 	genericAlias: {"a generic type alias",
 		"a generic type alias ({1}, Go 1.24)",
 		"declare a defined type: the same declaration without the = (type {1}[…] …), or write the aliased type out"},

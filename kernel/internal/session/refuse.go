@@ -13,10 +13,10 @@ import (
 // Gaps the kernel cannot close answer with an Unsupported error that names the feature and what
 // to write instead (refusals.go), found before yaegi runs (refuse) or from yaegi's failure (diagnose.go).
 
-// iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23).
+// iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23) from
+// compiled code (maps' and slices' are the kernel's source: prelude/).
 var iteratorFuncs = map[string]bool{
-	"maps.Keys": true, "maps.Values": true, "maps.All": true, "maps.Insert": true, "maps.Collect": true, "slices.All": true, "slices.Values": true,
-	"slices.Backward": true, "strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
+	"strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
 	"bytes.SplitSeq": true, "bytes.Lines": true,
 }
 
