@@ -333,7 +333,7 @@ func (c *cellCtx) compileError(err error) *CellError {
 		// yaegi's compile panics ("nil type", index out of range) say nothing to a student.
 		msg = c.name + ": the interpreter (yaegi v0.16.1) failed to compile this cell: it could not " +
 			"work out a type here, which happens with Go features newer than it (generic code, " +
-			"range over functions, type assertions to interfaces). Split the cell to find the " +
+			"iterators of compiled packages, type assertions to interfaces). Split the cell to find the " +
 			"statement, and give it explicit types."
 	}
 	return compileErrorText(msg)
