@@ -48,12 +48,20 @@ func (k *Kernel) readShell() {
 	}
 }
 
-// serveShell serves queued shell requests one at a time.
+// serveShell serves queued shell requests one at a time, and once the shell has been idle for
+// idleRelease after a reply, returns the memory the collector freed to the system (idle.go).
 func (k *Kernel) serveShell() {
+	var idle idleTimer
+	defer idle.busy()
 	for {
 		select {
 		case m := <-k.shellQueue:
+			idle.busy()
 			k.dispatch(k.shell, m, shellHandlers)
+			idle.served()
+		case <-idle.C:
+			idle.fired()
+			k.release()
 		case <-k.done:
 			return
 		}

@@ -42,6 +42,8 @@ type Kernel struct {
 	parent    *Header            // the shell request being served, parent of comm output
 	execCount int                // execute requests with store_history so far
 	history   []historyEntry
+
+	release func() // gives freed memory back to the system when the shell is idle (idle.go)
 }
 
 // A socket is a ZeroMQ socket whose sends are serialized: iopub is written by the shell
@@ -64,6 +66,7 @@ func New(conn ConnectionInfo, e Engine, logw io.Writer) *Kernel {
 		shellQueue:   make(chan *Message, 256),
 		inputReplies: make(chan *Message, 1),
 		done:         make(chan struct{}),
+		release:      releaseMemory,
 	}
 	return k
 }

@@ -333,7 +333,7 @@ func (c *cellCtx) compileError(err error) *CellError {
 		// yaegi's compile panics ("nil type", index out of range) say nothing to a student.
 		msg = c.name + ": the interpreter (yaegi v0.16.1) failed to compile this cell: it could not " +
 			"work out a type here, which happens with Go features newer than it (generic code, " +
-			"range over functions, type assertions to interfaces). Split the cell to find the " +
+			"iterators of compiled packages, type assertions to interfaces). Split the cell to find the " +
 			"statement, and give it explicit types."
 	}
 	return compileErrorText(msg)
@@ -347,6 +347,10 @@ type rewriteState struct {
 	newCalls  map[*ast.CallExpr]ast.Expr           // new(expr) calls → expr's type (newValueCalls)
 	typeArgs  map[*ast.Ident][]ast.Expr            // generic functions → inferred type arguments
 	stores    map[ast.Expr]func(ast.Expr) ast.Expr // values stored in interfaces (interfaceStores)
+
+	assertions map[*ast.TypeAssertExpr]bool  // assertions to a cell's value type → comma-ok (cellAssertions)
+	formats    map[*ast.CallExpr]*fmtRewrite // printing calls of %T, %+v, %#v of cell types (findCellFormats)
+	rangeFuncs map[*ast.RangeStmt]*rangeFunc // range-over-func loops to write (rangeFuncLoops)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

@@ -28,6 +28,7 @@
 //	closures.go          a loop's closures handed to compiled code
 //	selects.go           break and continue in a select
 //	methodvalues.go      method values copy their receiver
+//	rangefunc.go         range over a function (Go 1.23): the body as the yield callback
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
 //	switchinit.go        switch init; tag: the init outside
@@ -36,11 +37,13 @@
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell
 //	namedresults.go      named results start from their zero values
 //	methodexpr.go        method expressions T.M: a function literal
+//	cellassert.go        assertions from a cell's interface to a cell's value type
 //	recovered.go         recover() gives Go's runtime errors
 //	jsonerrors.go        json.Unmarshal's errors name a cell's struct as Go does
 //	minmax.go            min and max with mixed untyped constants
 //	wrappederrors.go     fmt.Errorf's %w of a cell's type: through an error variable
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
+//	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone

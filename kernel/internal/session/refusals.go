@@ -38,6 +38,7 @@ const (
 	nilInInterface
 	printedRecord
 	recoveredReflectPanic
+	dynamicCellVerb
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -52,8 +53,8 @@ var refusals = [...]refusal{
 	hiddenFields: {"a cell's struct with hidden fields, encoded or reflected",
 		"{1} of {2}, a cell's struct with an {3} (the interpreter builds cell structs with every field exported and none embedded, so {1} would not see what Go sees)",
 		"export the fields, name the embedded ones, or convert to a struct type with only exported fields"},
-	cellTypeVerb: {"%+v, %#v or %T of a cell's type",
-		"{1} of {2}, a type a cell declares (the interpreter's types print other field and type names, and hide a GoString method)",
+	cellTypeVerb: {"%+v, %#v or %T of a cell's type the kernel cannot describe",
+		"{1} of {2}, a type a cell declares with a String, Error, GoString or Format method, an interface value, an anonymous struct or a map keyed by a cell's type inside, or through an argument index or * (the interpreter's types print other field and type names, and hide the methods)",
 		"print with %v, or print the fields yourself"},
 	hiddenFmtMethods: {"fmt's methods of a cell's type inside a composite",
 		"{1} of {2}, whose {3} method Go's fmt calls (the interpreter hides a cell type's methods from fmt inside slices, arrays, maps and fields)",
@@ -82,15 +83,15 @@ var refusals = [...]refusal{
 	loopVarChanged: {"a loop variable changed after a literal reads it",
 		"changing {1} after a function literal of its loop reads it (Go 1.22 gives each iteration its own variable; the kernel gives the literal a copy)",
 		"change it before the literal is made, or declare what the literal reads outside the loop"},
-	rangeOverFunc: {"range over a function",
-		"range over a function (iterators, Go 1.23)",
-		"call it with a yield callback instead: f(func(v T) bool { …; return true })"},
+	rangeOverFunc: {"range over a function with goto, a labeled jump, defer, or a return outside a function",
+		"range over a function (iterators, Go 1.23) whose body jumps with goto or a label, defers, returns from a cell's top level, or uses a type the cell cannot write",
+		"move the jump, defer or return out of the loop, or call the function with a yield callback: f(func(v T) bool { …; return true })"},
 	compiledMethodExpr: {"a method expression on a compiled type",
 		"a method expression T.M on a type of a compiled package",
 		"write a function literal: func(t T, args…) { return t.M(args…) }"},
 	iteratorFunc: {"a standard-library function that returns an iterator",
 		"{1} (it returns an iterator, Go 1.23)",
-		"range over the map or slice directly"},
+		"call the function that returns a slice (strings.Split, strings.Fields, bytes.Split) and range over it"},
 	genericAlias: {"a generic type alias",
 		"a generic type alias ({1}, Go 1.24)",
 		"declare a defined type: the same declaration without the = (type {1}[…] …), or write the aliased type out"},
@@ -121,6 +122,9 @@ var refusals = [...]refusal{
 	recoveredReflectPanic: {"recover() of reflect's panic",
 		"recover() of the interpreter's panic \"{1}\" (Go's panic value says {2}, with the index and length, which the interpreter does not keep)",
 		"check the index or the pointer before using it, rather than recovering"},
+	dynamicCellVerb: {"%+v, %#v or %T of an interface value that may hold a cell's value",
+		"{1} of a value of type {2} holding {3}, which may be {4} (the interpreter gives a cell's types no names, so fmt would print other names)",
+		"print the value through a variable of the cell's type, or with %v"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

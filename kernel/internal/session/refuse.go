@@ -13,10 +13,10 @@ import (
 // Gaps the kernel cannot close answer with an Unsupported error that names the feature and what
 // to write instead (refusals.go), found before yaegi runs (refuse) or from yaegi's failure (diagnose.go).
 
-// iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23).
+// iteratorFuncs are standard-library functions that return iterators (iter.Seq, Go 1.23) from
+// compiled code (maps' and slices' are the kernel's source: prelude/).
 var iteratorFuncs = map[string]bool{
-	"maps.Keys": true, "maps.Values": true, "maps.All": true, "maps.Insert": true, "maps.Collect": true, "slices.All": true, "slices.Values": true,
-	"slices.Backward": true, "strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
+	"strings.SplitSeq": true, "strings.FieldsSeq": true, "strings.Lines": true,
 	"bytes.SplitSeq": true, "bytes.Lines": true,
 }
 
@@ -29,6 +29,7 @@ func (c *cellCtx) refuse() error {
 			err = refused(c.pos(pos), k, found...)
 		}
 	}
+	rangeFuncs := c.rangeFuncLoops() // the range-over-func loops rangefunc.go writes
 	for _, p := range c.pieces {
 		root := p.root()
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -38,6 +39,9 @@ func (c *cellCtx) refuse() error {
 				}
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), cellTypeVerb, verb, t)
+				}
+				if verb, iface, cand := c.dynamicFormatRefused(call); verb != "" {
+					fail(call.Pos(), dynamicCellVerb, verb, iface, "a value", cand)
 				}
 				if t, m := c.printsHiddenMethods(call); t != "" {
 					fail(call.Pos(), hiddenFmtMethods, funcName(c.callee(call)), t, m)
@@ -73,7 +77,7 @@ func (c *cellCtx) refuse() error {
 				}
 			case *ast.RangeStmt:
 				c.loopGaps(n, n.Body, fail)
-				if c.rangesOverFunc(n.X) {
+				if c.rangesOverFunc(n.X) && rangeFuncs[n] == nil {
 					fail(n.For, rangeOverFunc)
 				}
 			case *ast.SelectorExpr:
@@ -102,7 +106,7 @@ func (c *cellCtx) refuse() error {
 				if n.Type != nil && c.isInterfaceType(n.Type) && c.isAny(n.X) {
 					fail(n.Lparen, anyToInterface)
 				} else if n.Type != nil {
-					if k, found := c.wrongAssertion(n.X, n.Type); found != nil {
+					if k, found := c.wrongAssertion(n.X, n.Type, true); found != nil {
 						fail(n.Lparen, k, found...)
 					}
 				}
@@ -110,9 +114,10 @@ func (c *cellCtx) refuse() error {
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
 					fail(n.Switch, anyTypeSwitch)
 				} else if x != nil {
+					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {
 						for _, t := range cc.(*ast.CaseClause).List {
-							if k, found := c.wrongAssertion(x, t); found != nil {
+							if k, found := c.wrongAssertion(x, t, chained); found != nil {
 								fail(t.Pos(), k, found...)
 							}
 						}
@@ -512,13 +517,19 @@ var formatters = map[string]int{
 var formatVerb = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?[0-9*]*(\.[0-9*]*)?(\[[0-9]+\])?.`)
 
 // formatsCellType finds a Printf-like call whose constant format prints a value of a cell's
-// type with %+v, %#v or %T (its Go syntax, field names or type): yaegi's reflect-built types
-// print other names (Xx for a field x, struct {…} for main.T) and hide a GoString method. It
-// returns the verb and the type, "" when the call is fine.
+// type with %+v, %#v or %T (its Go syntax, field names or type) that cellformat.go does not
+// rewrite: yaegi's reflect-built types print other names (Xx for a field x, struct {…} for
+// main.T) and hide a GoString method. It returns the verb and the type, "" when the call is fine.
 func (c *cellCtx) formatsCellType(call *ast.CallExpr) (verb, typ string) {
+	rewritten := map[ast.Expr]bool{} // the arguments cellformat.go prints as Go does
+	if r := c.cellFormatCall(call); r != nil {
+		for i := range r.args {
+			rewritten[call.Args[i]] = true
+		}
+	}
 	c.verbsWithArgs(call, func(v string, a ast.Expr) {
 		goSyntax := strings.HasSuffix(v, "T") || (strings.HasSuffix(v, "v") && strings.ContainsAny(v, "+#"))
-		if verb != "" || !goSyntax {
+		if verb != "" || !goSyntax || rewritten[a] {
 			return
 		}
 		if t := c.typeOf(a); t != nil && mentionsCellType(t) {
@@ -603,9 +614,11 @@ func (c *cellCtx) slogMethodOfCellValuer(call *ast.CallExpr) (method, typ string
 // wrongAssertion finds the type assertions (and type switch cases) from a value of a non-empty
 // interface type that yaegi v0.16.1 answers wrongly without an error: to an interface a cell
 // declares or an interface literal (it answers no where Go answers yes), and to a cell's type
-// that is not a pointer (no, or a panic). It returns the refusal and what it found; nil when
-// the assertion is fine.
-func (c *cellCtx) wrongAssertion(x, target ast.Expr) (construct, []string) {
+// that is not a pointer from a compiled interface such as error (no, or a panic). From a cell's
+// interface, such an assertion is fine when the kernel rewrites it (cellassert.go; a type
+// switch's case when typeswitch.go writes the switch as a chain: rewritten), and refused when
+// not. It returns the refusal and what it found; nil when the assertion is fine.
+func (c *cellCtx) wrongAssertion(x, target ast.Expr, rewritten bool) (construct, []string) {
 	if c.checked == nil || isNilIdent(target) {
 		return 0, nil
 	}
@@ -623,6 +636,8 @@ func (c *cellCtx) wrongAssertion(x, target ast.Expr) (construct, []string) {
 	switch {
 	case types.IsInterface(t) && (mine || !isNamed):
 		return interfaceAssertion, []string{types.TypeString(t, cellQualifier), types.TypeString(xt, cellQualifier)}
+	case mine && !types.IsInterface(t) && cellInterface(xt) && rewritten:
+		return 0, nil
 	case mine && !types.IsInterface(t):
 		return valueTypeAssertion, []string{named.Obj().Name(), types.TypeString(xt, cellQualifier)}
 	}

@@ -38,11 +38,7 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 	if !ok || it.Empty() {
 		return nil
 	}
-	breaks := false
-	for _, cc := range s.Body.List {
-		findJumps(cc.(*ast.CaseClause).Body, true, false, func([]ast.Stmt, int, *ast.BranchStmt) { breaks = true })
-	}
-	if breaks {
+	if switchBreaks(s) {
 		return nil
 	}
 	var bind *ast.Ident
@@ -139,6 +135,16 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 		list = append(list, chain)
 	}
 	return &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: s.End()}
+}
+
+// switchBreaks reports whether a clause of s breaks out of it: the chain would leave the
+// enclosing loop instead.
+func switchBreaks(s *ast.TypeSwitchStmt) bool {
+	breaks := false
+	for _, cc := range s.Body.List {
+		findJumps(cc.(*ast.CaseClause).Body, true, false, func([]ast.Stmt, int, *ast.BranchStmt) { breaks = true })
+	}
+	return breaks
 }
 
 // blankUse is `_ = name`: a switch's variable need not be used in every clause.

@@ -2,8 +2,9 @@
 // cannot infer the type arguments of the standard library's generic functions (M ~map[K]V with K
 // and V found from M), so the kernel writes every call's type arguments out (maps.Clone(m) runs as
 // maps.Clone[map[string]int, string, int](m)), and this source, with the standard library's
-// signatures, is what yaegi runs. The iterator functions (All, Keys, Values, Insert, Collect) are
-// here for the type check; cells cannot call them (no range over functions in the interpreter).
+// signatures, is what yaegi runs. The iterator functions (All, Keys, Values, Insert, Collect)
+// return plain function types, which a cell ranges over as the kernel writes range over a
+// function (rangefunc.go).
 package maps
 
 // Clone returns a new map with the entries of m, of m's own map type (nil for a nil m).

@@ -126,3 +126,57 @@ func Reverse[E any](s []E) {
 		s[j] = t
 	}
 }
+
+// All is an iterator over the indexes and values of s, in order.
+func All[E any](s []E) func(yield func(int, E) bool) {
+	return func(yield func(int, E) bool) {
+		for i, v := range s {
+			if !yield(i, v) {
+				return
+			}
+		}
+	}
+}
+
+// Values is an iterator over the values of s, in order.
+func Values[E any](s []E) func(yield func(E) bool) {
+	return func(yield func(E) bool) {
+		for _, v := range s {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// Backward is an iterator over the indexes and values of s, from the last to the first.
+func Backward[E any](s []E) func(yield func(int, E) bool) {
+	return func(yield func(int, E) bool) {
+		for i := len(s) - 1; i >= 0; i-- {
+			if !yield(i, s[i]) {
+				return
+			}
+		}
+	}
+}
+
+// AppendSeq appends the values of seq to s and returns the longer slice.
+func AppendSeq[E any](s []E, seq func(yield func(E) bool)) []E {
+	seq(func(v E) bool {
+		s = append(s, v)
+		return true
+	})
+	return s
+}
+
+// Collect returns a new slice of the values of seq.
+func Collect[E any](seq func(yield func(E) bool)) []E {
+	return AppendSeq([]E(nil), seq)
+}
+
+// Sorted returns a new slice of the values of seq, sorted in ascending order.
+func Sorted[E ordered](seq func(yield func(E) bool)) []E {
+	s := Collect(seq)
+	Sort(s)
+	return s
+}
