@@ -24,7 +24,7 @@ func init() {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "[--models small,shipped] [--pp 64,256,1024] [--tg 32,128] [--json] …",
+	fs := newFlags("bench", "[--models small,shipped] [--pp 64,512] [--tg 32,128] [--json] …",
 		"Measures the machine's two ceilings (the memory stream bandwidth; the FMA peak on one core and on\n"+
 			"all, where this CPU has a peak kernel), then prompt processing (ppN: an N-token prompt in one\n"+
 			"forward) and generation (tgN: N tokens one cached step at a time) for each model in fp32 and\n"+
@@ -34,7 +34,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	models := fs.String("models", "small,shipped", "comma-separated: gpt preset names (random init) or shipped")
 	precisions := fs.String("precisions", "fp32,bf16", "comma-separated: fp32, bf16")
-	pp := fs.String("pp", "64,256,1024", "prompt lengths (longer than a model's context are skipped)")
+	pp := fs.String("pp", "64,512", "prompt lengths (longer than a model's context are skipped)")
 	tg := fs.String("tg", "32,128", "tokens to generate")
 	reps := fs.Int("reps", 3, "repetitions of each test")
 	streamMB := fs.Int("stream-mb", 512, "MiB the memory probe reads (far more than the last-level cache)")

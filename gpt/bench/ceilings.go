@@ -11,6 +11,7 @@ import (
 // Ceilings are the machine's two measured limits, each the best of a few runs.
 type Ceilings struct {
 	Load        []float64 `json:"load"`         // the load average when the probes started
+	LoadAfter   []float64 `json:"load_after"`   // and when they ran again at the end of the run
 	StreamBytes int       `json:"stream_bytes"` // the buffer read, e.g. 536870912
 	StreamGBs   float64   `json:"stream_gbs"`   // memory stream bandwidth, GB/s, e.g. 43
 	// The FMA peak, GFLOP/s, on one core and on every core at once; 0 when this CPU has no

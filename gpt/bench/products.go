@@ -21,7 +21,7 @@ type Point struct {
 // of its five products (every block's four, and the output layer over all N rows) and its
 // causal attention, reps times each after one warm-up; inputs are random, as the speed does
 // not depend on them. Each product's bytes are its two inputs, its bias and its output.
-func measureProducts(cfg gpt.Config, N, reps int, c Ceilings, llc int) []Point {
+func measureProducts(cfg gpt.Config, N, reps int, llc int) []Point {
 	C, NH, V := cfg.Channels, cfg.Heads, cfg.VocabSize
 	rng := rand.New(rand.NewPCG(8, 8))
 	random := func(n int) []float32 {
@@ -40,8 +40,8 @@ func measureProducts(cfg gpt.Config, N, reps int, c Ceilings, llc int) []Point {
 			run()
 			secs = append(secs, time.Since(start).Seconds())
 		}
-		p := Point{Name: name, Kind: kind, Roof: Roof{FLOPs: flops, Bytes: bytes, Seconds: mean(secs)}}
-		c.bound(&p.Roof, llc > 0 && bytes <= float64(llc))
+		p := Point{Name: name, Kind: kind, Roof: Roof{FLOPs: flops, Bytes: bytes, Seconds: mean(secs),
+			InLLC: llc > 0 && bytes <= float64(llc)}}
 		points = append(points, p)
 	}
 	for _, s := range []struct {

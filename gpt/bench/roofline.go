@@ -11,6 +11,7 @@ type Roof struct {
 	FLOPs      float64 `json:"flops"`             // floating-point operations in one run
 	Bytes      float64 `json:"bytes"`             // the bytes one run must move at least: weights, cache, inputs, outputs
 	Seconds    float64 `json:"seconds"`           // one run, the mean of the repetitions
+	InLLC      bool    `json:"in_llc"`            // its bytes fit in the last-level cache
 	Bound      string  `json:"bound"`             // the ceiling that binds, e.g. "memory stream"
 	Attainable float64 `json:"attainable_gflops"` // that ceiling at this intensity, GFLOP/s; 0 when none is measured
 	Fraction   float64 `json:"fraction"`          // GFLOPs()/Attainable, e.g. 0.82; 0 when none is measured
@@ -34,18 +35,18 @@ const (
 	BoundStreamOnly = "memory stream (no peak kernel)"
 )
 
-// bound sets r's Bound, Attainable and Fraction from the ceilings. inLLC says r's bytes fit
-// in the last-level cache, so that the memory stream, a bandwidth from DRAM, does not bound
-// it: then only the FMA peak does.
-func (c Ceilings) bound(r *Roof, inLLC bool) {
+// bound sets r's Bound, Attainable and Fraction from the ceilings. Where the memory stream
+// would bind but r's bytes fit in the last-level cache (r.InLLC), it does not, being a
+// bandwidth from DRAM: then only the FMA peak does.
+func (c Ceilings) bound(r *Roof) {
 	memory := r.Intensity() * c.StreamGBs // FLOPs a byte × GB/s = GFLOP/s
 	switch {
-	case inLLC && c.PeakTotal > 0:
-		r.Bound, r.Attainable = BoundPeakInLLC, c.PeakTotal
-	case inLLC:
-		r.Bound, r.Attainable = BoundNoPeakLLC, 0
-	case c.PeakTotal > 0 && c.PeakTotal < memory:
+	case c.PeakTotal > 0 && c.PeakTotal <= memory:
 		r.Bound, r.Attainable = BoundPeak, c.PeakTotal
+	case r.InLLC && c.PeakTotal > 0:
+		r.Bound, r.Attainable = BoundPeakInLLC, c.PeakTotal
+	case r.InLLC:
+		r.Bound, r.Attainable = BoundNoPeakLLC, 0
 	case c.PeakTotal > 0:
 		r.Bound, r.Attainable = BoundStream, memory
 	default:

@@ -22,11 +22,12 @@ func TestBound(t *testing.T) {
 		{"decode: 0.5 FLOP/byte", c, 1e9, 2e9, false, BoundStream, 20},
 		{"prompt: 100 FLOP/byte", c, 1e11, 1e9, false, BoundPeak, 200},
 		{"in the cache", c, 1e9, 2e9, true, BoundPeakInLLC, 200},
+		{"in the cache, past the ridge", c, 1e11, 1e9, true, BoundPeak, 200},
 		{"no peak kernel", Ceilings{StreamGBs: 40}, 1e11, 1e9, false, BoundStreamOnly, 4000},
 		{"no peak kernel, in the cache", Ceilings{StreamGBs: 40}, 1e9, 2e9, true, BoundNoPeakLLC, 0},
 	} {
-		r := Roof{FLOPs: tc.flops, Bytes: tc.bytes, Seconds: 1}
-		tc.c.bound(&r, tc.inLLC)
+		r := Roof{FLOPs: tc.flops, Bytes: tc.bytes, Seconds: 1, InLLC: tc.inLLC}
+		tc.c.bound(&r)
 		if r.Bound != tc.bound || math.Abs(r.Attainable-tc.attainable) > 1e-9 {
 			t.Errorf("%s: %s at %g GFLOP/s, want %s at %g", tc.name, r.Bound, r.Attainable, tc.bound, tc.attainable)
 		}

@@ -22,7 +22,6 @@ type Row struct {
 	RunSeconds   []float64 `json:"run_seconds"`     // each repetition
 	TokensPerSec float64   `json:"tokens_per_s"`    // Tokens/s, the mean over the repetitions
 	SD           float64   `json:"tokens_per_s_sd"` // its standard deviation
-	InLLC        bool      `json:"in_llc"`          // weights and cache fit in the last-level cache
 	Roof
 }
 
@@ -67,8 +66,9 @@ func elemBytes(p gpt.Precision) float64 {
 }
 
 // measureModel times every test of pp and tg on m, reps times each after a warm-up forward
-// of the longest prompt; sizes past the model's context are skipped. name labels the rows.
-func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, c Ceilings, llc int) ([]Row, error) {
+// of the longest prompt; sizes past the model's context are skipped. name labels the rows;
+// a row is InLLC when the weights and the cache at its end fit in llc bytes.
+func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, llc int) ([]Row, error) {
 	cfg := m.Config
 	rng := rand.New(rand.NewPCG(7, 7))
 	ids := make([]int, cfg.BlockSize)
@@ -101,7 +101,6 @@ func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, c Ceilings,
 		r.FLOPs, r.Bytes, r.Seconds = flops, bytes, mean(r.RunSeconds)
 		kv := 2 * cfg.Layers * n * cfg.Channels * int(elemBytes(m.Precision))
 		r.InLLC = llc > 0 && r.WeightBytes+kv <= llc
-		c.bound(&r.Roof, r.InLLC)
 		rows = append(rows, r)
 		return nil
 	}
