@@ -68,6 +68,8 @@ type Part struct {
 	Load   []float64 `json:"load"`
 	Rows   []Row     `json:"rows,omitempty"`
 	Points []Point   `json:"points,omitempty"`
+	// Seconds is the part's wall time, loading the model included.
+	Seconds float64 `json:"seconds"`
 }
 
 // Run measures the ceilings, then every model of o at every precision, then (with o.Points)
@@ -87,6 +89,7 @@ func Run(o Options) (*Report, error) {
 
 	var firstModel *gpt.Model // the model whose shapes the roofline's points take
 	for _, name := range o.Models {
+		t0 := time.Now()
 		m, label, about, err := openModel(name)
 		if err != nil {
 			return nil, err
@@ -103,6 +106,7 @@ func Run(o Options) (*Report, error) {
 			}
 			part.Rows = append(part.Rows, rows...)
 		}
+		part.Seconds = time.Since(t0).Seconds()
 		r.Models = append(r.Models, part)
 	}
 
@@ -116,10 +120,12 @@ func Run(o Options) (*Report, error) {
 		}
 		p := Part{Model: r.Models[0].Model, About: fmt.Sprintf("fp32 products and attention over %d positions", N), Load: Load()}
 		progress("roofline: %s, %s, load %v", p.Model, p.About, p.Load)
+		t0 := time.Now()
 		p.Points = measureProducts(cfg, N, o.Reps, llc)
 		for _, row := range r.Models[0].Rows {
 			p.Points = append(p.Points, rowPoint(row))
 		}
+		p.Seconds = time.Since(t0).Seconds()
 		r.Roofline = p
 	}
 	firstModel = nil
@@ -192,7 +198,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "| ridge | %.1f FLOP/byte | below it memory binds, above it arithmetic |\n", c.Ridge())
 	}
 	for _, p := range r.Models {
-		fmt.Fprintf(&b, "\n## %s: %s (load %s)\n\n", p.Model, p.About, loadString(p.Load))
+		fmt.Fprintf(&b, "\n## %s: %s (load %s; %.0f s)\n\n", p.Model, p.About, loadString(p.Load), p.Seconds)
 		fmt.Fprintf(&b, "| model | prec | size | test | t/s | GFLOP/s | GB/s | bound | of bound |\n")
 		fmt.Fprintf(&b, "|---|---|---:|---|---:|---:|---:|---|---:|\n")
 		for _, row := range p.Rows {
@@ -202,7 +208,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	if p := r.Roofline; len(p.Points) > 0 {
-		fmt.Fprintf(&b, "\n## roofline: %s, %s (load %s)\n\n", p.Model, p.About, loadString(p.Load))
+		fmt.Fprintf(&b, "\n## roofline: %s, %s (load %s; %.0f s)\n\n", p.Model, p.About, loadString(p.Load), p.Seconds)
 		fmt.Fprintf(&b, "| step | FLOP/byte | GFLOP/s | bound | of bound |\n|---|---:|---:|---|---:|\n")
 		for _, pt := range p.Points {
 			fmt.Fprintf(&b, "| %s | %.2f | %.1f | %s | %s |\n", pt.Name, pt.Intensity(), pt.GFLOPs(), pt.Bound, percent(pt.Fraction))
@@ -222,6 +228,9 @@ func (r *Report) Markdown() string {
 	r.WriteTable(&b)
 	return b.String()
 }
+
+// String is the report as text, the same tables.
+func (r *Report) String() string { return r.Markdown() }
 
 func loadString(load []float64) string {
 	if len(load) == 0 {
