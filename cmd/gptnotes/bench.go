@@ -37,6 +37,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	pp := fs.String("pp", "64,512", "prompt lengths (longer than a model's context are skipped)")
 	tg := fs.String("tg", "32,128", "tokens to generate")
 	reps := fs.Int("reps", 3, "repetitions of each test")
+	testSeconds := fs.Float64("test-seconds", 5, "stop repeating a test once its runs took this long (it runs at least once)")
 	streamMB := fs.Int("stream-mb", 512, "MiB the memory probe reads (far more than the last-level cache)")
 	points := fs.Bool("points", true, "also time the forward's products and attention, the roofline's points")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
@@ -47,7 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	o := bench.Options{Models: splitList(*models), Reps: *reps, StreamBytes: *streamMB << 20, Points: *points}
+	o := bench.Options{Models: splitList(*models), Reps: *reps, TestSeconds: *testSeconds, StreamBytes: *streamMB << 20, Points: *points}
 	var err error
 	if o.PP, err = intList("pp", *pp); err != nil {
 		return err

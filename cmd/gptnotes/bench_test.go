@@ -20,7 +20,7 @@ func TestBenchTable(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{
-		"## ceilings, the better of the run's start and end (load ", "; at the end ", "| memory stream | ", "## shipped: ", "| model | prec | size | test | t/s |",
+		"## ceilings, the better of the run's start and end (load ", "; at the end ", "| memory stream | ", "## shipped: ", "| model | prec | size | test | runs | t/s |",
 		"## roofline: shipped, fp32 products and attention over 16 positions (load ",
 	} {
 		if !strings.Contains(s, want) {
@@ -30,8 +30,8 @@ func TestBenchTable(t *testing.T) {
 	if errb.Len() > 0 {
 		t.Errorf("--quiet wrote to stderr: %q", errb.String())
 	}
-	// A row: | shipped | fp32 | 29.7 MB | pp8 | 123.4 ± 5.6 | GFLOP/s | GB/s | bound | 12% |
-	row := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| (pp8|pp16|tg4) \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [^|]+ \| ([0-9]+%|—) \|$`)
+	// A row: | shipped | fp32 | 29.7 MB | pp8 | 2 | 123.4 ± 5.6 | GFLOP/s | GB/s | bound | 12% |
+	row := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| (pp8|pp16|tg4) \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [^|]+ \| ([0-9]+%|—) \|$`)
 	if got := len(row.FindAllString(s, -1)); got != 6 {
 		t.Errorf("%d rows of shipped × {fp32, bf16} × {pp8, pp16, tg4}, want 6:\n%s", got, s)
 	}
@@ -87,6 +87,32 @@ func TestBenchJSON(t *testing.T) {
 	}
 	if len(r.Roofline.Points) != 0 {
 		t.Errorf("--points=false, yet %d points", len(r.Roofline.Points))
+	}
+}
+
+// TestBenchTestSeconds checks that --test-seconds stops the repetitions: each test runs once.
+func TestBenchTestSeconds(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"--models", "shipped", "--precisions", "fp32", "--pp", "8", "--tg", "2", "--reps", "5",
+		"--test-seconds", "1e-9", "--stream-mb", "8", "--points=false", "--quiet", "--json"}
+	if err := runBench(args, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Models []struct {
+			Rows []struct {
+				Test       string
+				RunSeconds []float64 `json:"run_seconds"`
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Models) != 1 || len(r.Models[0].Rows) != 2 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	for _, row := range r.Models[0].Rows {
+		if len(row.RunSeconds) != 1 {
+			t.Errorf("%s: %d runs, want 1 (--reps 5 but --test-seconds 1e-9)", row.Test, len(row.RunSeconds))
+		}
 	}
 }
 

@@ -19,6 +19,10 @@ type Options struct {
 	PP         []int           // prompt lengths, default 64, 512; longer than a model's context are skipped
 	TG         []int           // tokens generated, default 32, 128
 	Reps       int             // repetitions of each test, default 3
+	// TestSeconds stops repeating a test once its runs have taken this long (a test runs at
+	// least once), default 5 s: on a loaded machine a run keeps to its time, with fewer
+	// repetitions (each row lists its runs).
+	TestSeconds float64
 	// StreamBytes is the buffer the memory probe reads, default 512 MiB: far larger than any
 	// cache, so that it times the memory itself.
 	StreamBytes int
@@ -44,6 +48,9 @@ func (o *Options) defaults() {
 	}
 	if o.Reps < 1 {
 		o.Reps = 3
+	}
+	if o.TestSeconds <= 0 {
+		o.TestSeconds = 5
 	}
 	if o.StreamBytes <= 0 {
 		o.StreamBytes = 512 << 20
@@ -100,7 +107,7 @@ func Run(o Options) (*Report, error) {
 		part := Part{Model: label, About: about, Load: Load()}
 		progress("%s: %s, load %v", label, about, part.Load)
 		for _, p := range o.Precisions {
-			rows, err := measureModel(m.WithPrecision(p), label, o.PP, o.TG, o.Reps, llc)
+			rows, err := measureModel(m.WithPrecision(p), label, o.PP, o.TG, o.Reps, o.TestSeconds, llc)
 			if err != nil {
 				return nil, err
 			}
@@ -199,11 +206,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	for _, p := range r.Models {
 		fmt.Fprintf(&b, "\n## %s: %s (load %s; %.0f s)\n\n", p.Model, p.About, loadString(p.Load), p.Seconds)
-		fmt.Fprintf(&b, "| model | prec | size | test | t/s | GFLOP/s | GB/s | bound | of bound |\n")
-		fmt.Fprintf(&b, "|---|---|---:|---|---:|---:|---:|---|---:|\n")
+		fmt.Fprintf(&b, "| model | prec | size | test | runs | t/s | GFLOP/s | GB/s | bound | of bound |\n")
+		fmt.Fprintf(&b, "|---|---|---:|---|---:|---:|---:|---:|---|---:|\n")
 		for _, row := range p.Rows {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.1f ± %.1f | %.1f | %.1f | %s | %s |\n",
-				row.Model, row.Precision, gpt.MB(row.WeightBytes), row.Test, row.TokensPerSec, row.SD,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %.1f ± %.1f | %.1f | %.1f | %s | %s |\n",
+				row.Model, row.Precision, gpt.MB(row.WeightBytes), row.Test, len(row.RunSeconds), row.TokensPerSec, row.SD,
 				row.GFLOPs(), row.GBs(), row.Bound, percent(row.Fraction))
 		}
 	}

@@ -66,9 +66,9 @@ func elemBytes(p gpt.Precision) float64 {
 }
 
 // measureModel times every test of pp and tg on m, reps times each after a warm-up forward
-// of the longest prompt; sizes past the model's context are skipped. name labels the rows;
+// of the longest prompt, or fewer once a test's runs have taken maxSeconds; sizes past the model's context are skipped. name labels the rows;
 // a row is InLLC when the weights and the cache at its end fit in llc bytes.
-func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, llc int) ([]Row, error) {
+func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, maxSeconds float64, llc int) ([]Row, error) {
 	cfg := m.Config
 	rng := rand.New(rand.NewPCG(7, 7))
 	ids := make([]int, cfg.BlockSize)
@@ -89,13 +89,14 @@ func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, llc int) ([
 	add := func(test string, n int, flops, bytes float64, run func() error) error {
 		r := Row{Model: name, Precision: m.Precision.String(), Params: gpt.Count(cfg).Tied,
 			WeightBytes: weightBytes(cfg, m.Precision), Test: test, Tokens: n}
-		for k := 0; k < reps; k++ {
+		for k, spent := 0, 0.0; k < reps && (k == 0 || spent < maxSeconds); k++ {
 			cache.Reset()
 			start := time.Now()
 			if err := run(); err != nil {
 				return fmt.Errorf("bench: %s %s %s: %w", name, r.Precision, test, err)
 			}
 			r.RunSeconds = append(r.RunSeconds, time.Since(start).Seconds())
+			spent += r.RunSeconds[k]
 		}
 		r.TokensPerSec, r.SD = rateStats(n, r.RunSeconds)
 		r.FLOPs, r.Bytes, r.Seconds = flops, bytes, mean(r.RunSeconds)
