@@ -198,7 +198,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "| ceiling | value | probe |\n|---|---:|---|\n")
 	fmt.Fprintf(&b, "| memory stream | %.1f GB/s | %s read by %d cores, best of 5 twice |\n", c.StreamGBs, gpt.MB(c.StreamBytes), m.Cores)
 	if c.PeakKernel == "" {
-		fmt.Fprintf(&b, "| FMA peak | — | no peak kernel on this CPU (%s): not measured |\n", m.Arch)
+		fmt.Fprintf(&b, "| FMA peak | — | no peak kernel for this CPU (%s; amd64 needs AVX2 and FMA, and GPTNOTES_CPU not go): not measured, not guessed |\n", m.Arch)
 	} else {
 		fmt.Fprintf(&b, "| FMA peak, 1 core | %.1f GFLOP/s | %s |\n", c.PeakCore, c.PeakKernel)
 		fmt.Fprintf(&b, "| FMA peak, %d cores | %.1f GFLOP/s | the same on every core at once |\n", m.Cores, c.PeakTotal)
