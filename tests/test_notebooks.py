@@ -299,8 +299,14 @@ def test_04_the_generation_loop():
     assert "35,456 positions without a cache, 266 with one: 133 times fewer" in text(cell(nb, "gpt.Positions(11, 256)"))
     counted = text(cell(nb, "countPositions(false)"))
     assert "uncached: counted 2720 formula 2720" in counted and "cached:   counted 74 formula 74" in counted
-    assert len(pngs(nb)) == 2  # positions vs time, the cache budget
+    assert len(pngs(nb)) == 3  # positions vs time, the cache budget, the roofline
     assert len(sliders(nb)) == 2
+    # The roofline of this machine: a decode step under the memory's slope, a 512-token prompt
+    # under the cores' peak (its intensity, 172 FLOP/byte, is far past any machine's ridge).
+    roof = text(cell(nb, "viz.Roofline(report)"))
+    assert "## ceilings, the better of the run's start and end (load " in roof, roof[:500]
+    assert re.search(r"\| decode step fp32 tg16 \| 0\.50 \| [\d.]+ \| memory stream \| \d+% \|", roof), roof
+    assert re.search(r"\| prompt fp32 pp512 \| 171\.60 \| [\d.]+ \| FMA peak \| \d+% \|", roof), roof
     [stepper] = widgets(nb)  # the live stepper beside the precomputed slider
     assert "Button \"Step\"" in stepper, stepper
     cache = text(cell(nb, "cache := fast.Cache()"))

@@ -23,6 +23,7 @@
 //	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
 //	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
 //	headscores.go  head scores, layer × head for each kind of head (interp.ScoreHeadsAll)
+//	roofline.go    achieved FLOP/s against FLOPs a byte under the measured ceilings (gpt/bench)
 //	slider.go      the interactive versions: SliderPositions, SliderBudget, SliderTemperature
 //
 // One numbering convention runs through every figure, the one of the hook names

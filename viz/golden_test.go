@@ -38,6 +38,7 @@ func TestGolden(t *testing.T) {
 		{"layermap.png", ExampleLayerMap},
 		{"logitlens.png", ExampleLogitLens},
 		{"headscores.png", ExampleHeadScores},
+		{"roofline.png", ExampleRoofline},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

@@ -1,5 +1,5 @@
 // Command gptnotes is the one binary of gptnotes: a Jupyter kernel for Go with GPT-2 inside.
-// Its nine subcommands, one file each:
+// Its ten subcommands, one file each:
 //
 //	gptnotes install [--user | --prefix DIR] [--name NAME]   write the Jupyter kernelspec
 //	gptnotes notebook [JUPYTER ARGS…]                         install, then open notebooks/
@@ -8,6 +8,7 @@
 //	gptnotes train --corpus DIR … --out FILE                  train a tokenizer and a GPT-2
 //	gptnotes evalmodel MODEL                                  measure a model trained on Go source
 //	gptnotes reproduce [--out DIR] [--only NAME,…]            re-run the study's measurements
+//	gptnotes bench [--models small,shipped] [--json] …        the machine's ceilings, the model's speed against them
 //	gptnotes grade --against NOTEBOOK SUBMISSIONS…            grade exercise notebooks
 //	gptnotes version                                          print the version
 //

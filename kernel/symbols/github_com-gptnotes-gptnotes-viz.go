@@ -28,6 +28,7 @@ func init() {
 		"PrecisionDivergence": reflect.ValueOf(viz.PrecisionDivergence),
 		"Ratio":               reflect.ValueOf(viz.Ratio),
 		"ResidualNorms":       reflect.ValueOf(viz.ResidualNorms),
+		"Roofline":            reflect.ValueOf(viz.Roofline),
 		"SVGOf":               reflect.ValueOf(viz.SVGOf),
 		"Save":                reflect.ValueOf(viz.Save),
 		"SliderBudget":        reflect.ValueOf(viz.SliderBudget),

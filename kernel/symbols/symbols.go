@@ -29,6 +29,7 @@ import "reflect"
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/study
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/live
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/gpt/check
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/gpt/bench
 //go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/gptnotes/gptnotes/interp
 //go:generate go run ../internal/gendocs -std fmt,strings,strconv,math,math/rand,sort,time,errors,os,bytes,unicode/utf8,image,image/color
 

@@ -7,7 +7,8 @@
 // Every measurement is a real run: the residual stream of freshly initialised models
 // (gpt.ResidualGrowth), and the shipped model (testdata/gopher.safetensors) for attention,
 // next-token distributions, the precision and caching comparisons and the decode timings; the
-// loss curve is a short real training run. The Examples in package viz read these files, so the
+// loss curve is a short real training run; the roofline is a `gptnotes bench` run of
+// GPT-2 Small's shapes on this machine. The Examples in package viz read these files, so the
 // golden images show what the figures teach and do not depend on this machine's arithmetic.
 package main
 
@@ -22,6 +23,7 @@ import (
 	"slices"
 
 	"github.com/gptnotes/gptnotes/gpt"
+	"github.com/gptnotes/gptnotes/gpt/bench"
 	"github.com/gptnotes/gptnotes/viz"
 	"github.com/gptnotes/gptnotes/viz/internal/golden"
 )
@@ -42,6 +44,7 @@ func main() {
 		{"caching", caching},
 		{"positions", positions},
 		{"loss", loss},
+		{"roofline", roofline},
 	}
 	for _, j := range jobs {
 		if len(os.Args) > 1 && !slices.Contains(os.Args[1:], j.name) {
@@ -207,6 +210,14 @@ func positions() (any, error) {
 		ts = append(ts, viz.DecodeTiming{NewTokens: n, Cached: c.CachedTime, Uncached: c.UncachedTime})
 	}
 	return golden.Positions{PromptLen: len(ids), Timings: ts}, nil
+}
+
+// roofline: `gptnotes bench`'s run of GPT-2 Small's shapes (random init) in fp32 and bf16,
+// with the forward's products and attention over 1,024 positions: the machine's ceilings
+// and the points under them. Build with -tags openblas, as the Makefile does, so that the
+// products not on our own kernels run on OpenBLAS.
+func roofline() (any, error) {
+	return bench.Run(bench.Options{Models: []string{"small"}, PP: []int{1024}, TG: []int{128}, Points: true, Progress: os.Stderr})
 }
 
 // loss: a two-block model trained for 300 steps on Go's strings package with the shipped

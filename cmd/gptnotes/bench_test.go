@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// benchArgs is a short run: the shipped model only, tiny sizes, a small memory probe.
+var benchArgs = []string{"--models", "shipped", "--pp", "8,16", "--tg", "4", "--reps", "2", "--stream-mb", "8", "--quiet"}
+
+// TestBenchTable checks the table's structure: the ceilings, one part per model headed by
+// its load, a row per precision and test with a bound and a fraction, the roofline's points.
+func TestBenchTable(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := runBench(benchArgs, &out, &errb); err != nil {
+		t.Fatalf("bench: %v\n%s", err, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"## ceilings, the better of the run's start and end (load ", "; at the end ", "| memory stream | ", "## shipped: ", "| model | prec | size | test | runs | t/s |",
+		"## roofline: shipped, fp32 products and attention over 16 positions (load ",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the table has no %q:\n%s", want, s)
+		}
+	}
+	if errb.Len() > 0 {
+		t.Errorf("--quiet wrote to stderr: %q", errb.String())
+	}
+	// A row: | shipped | fp32 | 29.7 MB | pp8 | 2 | 123.4 ± 5.6 | GFLOP/s | GB/s | bound | 12% |
+	row := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| (pp8|pp16|tg4) \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [^|]+ \| ([0-9]+%|—) \|$`)
+	if got := len(row.FindAllString(s, -1)); got != 6 {
+		t.Errorf("%d rows of shipped × {fp32, bf16} × {pp8, pp16, tg4}, want 6:\n%s", got, s)
+	}
+	// Points: five products, attention, and the model's rows as prompts and decode steps.
+	point := regexp.MustCompile(`(?m)^\| (attn|mlp|lm_head|attention|prompt|decode step)[^|]* \| [0-9.]+ \| [0-9.]+ \| [^|]+ \| ([0-9]+%|—) \|$`)
+	if got := len(point.FindAllString(s, -1)); got != 12 {
+		t.Errorf("%d roofline points, want 12 (5 products, attention, 6 rows):\n%s", got, s)
+	}
+}
+
+// TestBenchJSON checks --json: the ceilings, every row with its timings and bound, the load.
+func TestBenchJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := runBench(append(benchArgs, "--json", "--points=false", "--precisions", "bf16"), &out, &errb); err != nil {
+		t.Fatalf("bench --json: %v\n%s", err, errb.String())
+	}
+	var r struct {
+		Machine  struct{ Cores int }
+		Ceilings struct {
+			StreamGBs  float64 `json:"stream_gbs"`
+			PeakKernel string  `json:"peak_kernel"`
+			PeakTotal  float64 `json:"peak_total_gflops"`
+		}
+		Models []struct {
+			Model string
+			Load  []float64
+			Rows  []struct {
+				Precision, Test, Bound string
+				RunSeconds             []float64 `json:"run_seconds"`
+				TokensPerSec           float64   `json:"tokens_per_s"`
+				FLOPs                  float64
+				Bytes                  float64
+			}
+		}
+		Roofline struct{ Points []any }
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("--json printed no JSON: %v\n%s", err, out.String())
+	}
+	if r.Machine.Cores < 1 || r.Ceilings.StreamGBs <= 0 || (r.Ceilings.PeakKernel != "") != (r.Ceilings.PeakTotal > 0) {
+		t.Errorf("machine and ceilings: %+v %+v", r.Machine, r.Ceilings)
+	}
+	if len(r.Models) != 1 || r.Models[0].Model != "shipped" || len(r.Models[0].Rows) != 3 {
+		t.Fatalf("models: %+v, want shipped with 3 rows (bf16 × pp8, pp16, tg4)", r.Models)
+	}
+	for i, row := range r.Models[0].Rows {
+		if want := []string{"pp8", "pp16", "tg4"}[i]; row.Test != want || row.Precision != "bf16" {
+			t.Errorf("row %d: %s %s, want bf16 %s", i, row.Precision, row.Test, want)
+		}
+		if len(row.RunSeconds) != 2 || row.TokensPerSec <= 0 || row.FLOPs <= 0 || row.Bytes <= 0 || row.Bound == "" {
+			t.Errorf("row %d: %+v", i, row)
+		}
+	}
+	if len(r.Roofline.Points) != 0 {
+		t.Errorf("--points=false, yet %d points", len(r.Roofline.Points))
+	}
+}
+
+// TestBenchTestSeconds checks that --test-seconds stops the repetitions: each test runs once.
+func TestBenchTestSeconds(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"--models", "shipped", "--precisions", "fp32", "--pp", "8", "--tg", "2", "--reps", "5",
+		"--test-seconds", "1e-9", "--stream-mb", "8", "--points=false", "--quiet", "--json"}
+	if err := runBench(args, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Models []struct {
+			Rows []struct {
+				Test       string
+				RunSeconds []float64 `json:"run_seconds"`
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Models) != 1 || len(r.Models[0].Rows) != 2 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	for _, row := range r.Models[0].Rows {
+		if len(row.RunSeconds) != 1 {
+			t.Errorf("%s: %d runs, want 1 (--reps 5 but --test-seconds 1e-9)", row.Test, len(row.RunSeconds))
+		}
+	}
+}
+
+func TestBenchFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pp", "8,x"}, `--pp: "x" is not a positive size`},
+		{[]string{"--tg", "0"}, `--tg: "0" is not a positive size`},
+		{[]string{"--precisions", "fp16"}, `--precisions: "fp16"`},
+		{[]string{"--models", "nope", "--stream-mb", "1", "--quiet"}, `unknown model "nope"`},
+		{[]string{"extra"}, "unexpected arguments"},
+	} {
+		err := runBench(c.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bench %q: err = %v, want %q", c.args, err, c.want)
+		}
+	}
+}
