@@ -33,7 +33,7 @@ DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
 .PHONY: test-docker fuzz test-fuzz test-hostile bench-class bench-speed tidy cross record-widgets docs
-.PHONY: test-laptops test-arm64 test-windows arm64-logits test-widgets8 record-widgets8
+.PHONY: test-laptops test-arm64 test-windows arm64-logits test-exercises test-widgets8 record-widgets8
 
 all: build
 
@@ -162,8 +162,13 @@ test-fuzz:
 	  $(GO) test -run '^$$' -fuzz '^FuzzCell$$' -fuzztime 8000x -fuzzminimizetime 0s ./kernel/internal/session -test.fuzzcachedir $$d/cell; \
 	  rc=$$?; rm -rf $$d; exit $$rc
 
+# The exercise checks run twice each here (each must give the same verdict every time);
+# test-exercises is their long form, five times each.
 test-python: build
-	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests
+	GPTNOTES_CHECK_RUNS=2 GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests
+
+test-exercises: build
+	GPTNOTES_CHECK_RUNS=5 GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_exercises.py
 
 # test-widgets8 is the long form of tests/test_widgets8_browser.py: ipywidgets 8's own front end
 # (the npm packages of tests/widgets8/) against a live kernel in headless Chromium, every control
