@@ -191,3 +191,26 @@ func TestTrainStopAndResumeIsExact(t *testing.T) {
 		t.Errorf("weights of the resumed run differ from the uninterrupted run's: max |diff| %g", diff)
 	}
 }
+
+// --attn-only and --repeated reach the model and its metadata.
+func TestTrainAttnOnlyRepeated(t *testing.T) {
+	corpus := smallCorpus(t)
+	out := filepath.Join(t.TempDir(), "induction.safetensors")
+	f := tinyFlags(corpus, out)
+	f.attnOnly, f.repeated = true, 0.5
+	var log bytes.Buffer
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	m, meta, err := gpt.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Config.AttnOnly || meta["attn_only"] != "true" || meta["repeated"] != "0.5" || !strings.Contains(log.String(), "attention only") {
+		t.Errorf("config %v, metadata %v; log:\n%s", m.Config, meta, log.String())
+	}
+	f.repeated = 1.5
+	if err := train(context.Background(), f, &log); err == nil || !strings.Contains(err.Error(), "repeated fraction 1.5") {
+		t.Errorf("--repeated 1.5: %v", err)
+	}
+}
