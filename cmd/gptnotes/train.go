@@ -46,7 +46,7 @@ type trainFlags struct {
 	repeated                  float64
 	seed                      uint64
 	bf16, resume, attnOnly    bool
-	cache, lossCSV            string
+	cache, lossCSV, tokFile   string
 }
 
 func runTrain(args []string) error {
@@ -82,6 +82,7 @@ steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
 	fs.IntVar(&f.ckptEvery, "checkpoint-every", 100, "steps between checkpoints (FILE.ckpt)")
 	fs.IntVar(&f.logEvery, "log-every", 10, "steps between progress lines when stderr is not a terminal")
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the initial weights, the batches and the tokenizer's sample")
+	fs.StringVar(&f.tokFile, "tokenizer", "", "use this tokenizer (a .tok file, e.g. testdata/gopher.tok) instead of training one; its size is the vocabulary")
 	fs.BoolVar(&f.attnOnly, "attn-only", false, "attention-only blocks (no ln_2, no MLP), as the induction-head lessons' models")
 	fs.Float64Var(&f.repeated, "repeated", 0, "fraction of each batch's sequences that are random tokens repeated twice (grows induction heads), 0 … 1")
 	fs.BoolVar(&f.bf16, "bf16", false, "store the final model's weights as bfloat16 (half the bytes)")
@@ -161,12 +162,18 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	// 2. The tokenizer: trained on a sample of the training files, or the checkpoint's.
 	resuming := f.resume && exists(ckpt)
 	var tok *tokenizer.Tokenizer
-	if resuming {
+	switch {
+	case resuming:
 		if tok, err = tokenizer.Load(ckptTok); err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
 		fmt.Fprintf(log, "tokenizer %s: %d tokens (from the checkpoint)\n", ckptTok, tok.VocabSize())
-	} else {
+	case f.tokFile != "":
+		if tok, err = tokenizer.Load(f.tokFile); err != nil {
+			return fmt.Errorf("--tokenizer: %w", err)
+		}
+		fmt.Fprintf(log, "tokenizer %s: %d tokens (given)\n", f.tokFile, tok.VocabSize())
+	default:
 		text, err := corpus.Text(f.tokBytes, f.seed)
 		if err != nil {
 			return err

@@ -213,4 +213,23 @@ func TestTrainAttnOnlyRepeated(t *testing.T) {
 	if err := train(context.Background(), f, &log); err == nil || !strings.Contains(err.Error(), "repeated fraction 1.5") {
 		t.Errorf("--repeated 1.5: %v", err)
 	}
+
+	// --tokenizer: the first run's tokenizer, not a new one.
+	given := filepath.Join(t.TempDir(), "given.tok")
+	if err := os.Rename(filepath.Join(filepath.Dir(out), "induction.tok"), given); err != nil {
+		t.Fatal(err)
+	}
+	f = tinyFlags(corpus, filepath.Join(t.TempDir(), "again.safetensors"))
+	f.tokFile, f.vocab = given, 999 // the tokenizer's size wins
+	log.Reset()
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	again, _, err := gpt.Load(f.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Config.VocabSize != m.Config.VocabSize || !strings.Contains(log.String(), "(given)") {
+		t.Errorf("with --tokenizer: vocab %d, want %d; log:\n%s", again.Config.VocabSize, m.Config.VocabSize, log.String())
+	}
 }
