@@ -94,6 +94,9 @@ func (c *ActivationCache) DirectLogitAttribution(pos, token int) (*Attribution, 
 		}
 		at.Heads.Values = append(at.Heads.Values, row)
 		at.AttnBiases += part(c.model.block(l).AttnCProjB)
+		if c.Config.AttnOnly {
+			continue // no MLP: MLPs stays empty
+		}
 		mlp, err := get(fmt.Sprintf("blocks.%d.hook_mlp_out", l))
 		if err != nil {
 			return nil, err

@@ -113,14 +113,18 @@ func (m *Model) backward(dlogits []float32, record func(name string, grad []floa
 		}
 		p := fmt.Sprintf("blocks.%d.", l)
 		record(p+"hook_resid_post", d.dres3)
-		// residual3 = residual2 + fcproj
-		residualBackward(d.dres2, d.dfcproj, d.dres3, N*C)
-		matmulBackward(d.dfchGelu, gw.MlpCProjW, gw.MlpCProjB, d.dfcproj, la.fchGelu, w.MlpCProjW, N, 4*C, C)
-		geluBackward(d.dfch, la.fch, d.dfchGelu, N*4*C)
-		matmulBackward(d.dln2, gw.CFcW, gw.CFcB, d.dfch, la.ln2, w.CFcW, N, C, 4*C)
-		record(p+"hook_mlp_out", d.dfcproj)
-		layernormBackward(d.dres2, gw.Ln2W, gw.Ln2B, d.dln2, la.residual2, w.Ln2W, la.ln2Mean, la.ln2Rstd, N, C)
-		record(p+"hook_resid_mid", d.dres2)
+		if cfg.AttnOnly { // residual3 = x + attproj: no MLP to go back through
+			copy(d.dres2, d.dres3)
+		} else {
+			// residual3 = residual2 + fcproj
+			residualBackward(d.dres2, d.dfcproj, d.dres3, N*C)
+			matmulBackward(d.dfchGelu, gw.MlpCProjW, gw.MlpCProjB, d.dfcproj, la.fchGelu, w.MlpCProjW, N, 4*C, C)
+			geluBackward(d.dfch, la.fch, d.dfchGelu, N*4*C)
+			matmulBackward(d.dln2, gw.CFcW, gw.CFcB, d.dfch, la.ln2, w.CFcW, N, C, 4*C)
+			record(p+"hook_mlp_out", d.dfcproj)
+			layernormBackward(d.dres2, gw.Ln2W, gw.Ln2B, d.dln2, la.residual2, w.Ln2W, la.ln2Mean, la.ln2Rstd, N, C)
+			record(p+"hook_resid_mid", d.dres2)
+		}
 		// residual2 = x + attproj; the gradient of x becomes the next dres3
 		clear(d.dres3)
 		residualBackward(d.dres3, d.dattproj, d.dres2, N*C)

@@ -112,14 +112,18 @@ func bindParams16(data []uint16, cfg Config) *params16 {
 	q.vecs = make([]float32, 0, cfg.Layers*13*C+2*C) // never grows: the views stay valid
 	q.wte, q.wpe = view(ts[0]), view(ts[1])
 	for l := range q.h {
-		t := ts[2+tensorsPerBlock*l : 2+tensorsPerBlock*(l+1)]
+		per := cfg.tensorsPerBlock()
+		t := ts[2+per*l : 2+per*(l+1)]
 		q.h[l] = Block{
 			Ln1W: vec(t[0]), Ln1B: vec(t[1]),
 			cAttnW16: view(t[2]), CAttnB: vec(t[3]),
 			attnCProjW16: view(t[4]), AttnCProjB: vec(t[5]),
-			Ln2W: vec(t[6]), Ln2B: vec(t[7]),
-			cFcW16: view(t[8]), CFcB: vec(t[9]),
-			mlpCProjW16: view(t[10]), MlpCProjB: vec(t[11]),
+		}
+		if !cfg.AttnOnly {
+			b := &q.h[l]
+			b.Ln2W, b.Ln2B = vec(t[6]), vec(t[7])
+			b.cFcW16, b.CFcB = view(t[8]), vec(t[9])
+			b.mlpCProjW16, b.MlpCProjB = view(t[10]), vec(t[11])
 		}
 	}
 	n := len(ts)

@@ -6,6 +6,9 @@ package gpt
 //	resid_mid  = resid_pre + attn.c_proj(attention(attn.c_attn(ln_1(resid_pre))))
 //	resid_post = resid_mid + mlp.c_proj(gelu(mlp.c_fc(ln_2(resid_mid))))
 //
+// An attention-only block (Config.AttnOnly) stops after the first line, which is then its
+// output: resid_post = resid_pre + attn_out.
+//
 // Each line that computes a tensor of the table (hookpoints.go) hands it to r.at. a holds
 // the block's outputs and what the backward pass reads (activations in model.go); x may be
 // a.residual3 itself (inference reuses one set of buffers for every block).
@@ -17,6 +20,11 @@ func (r *run) block(l int, w *Block, x []float32, a layerActs) []float32 {
 	r.at(l, "hook_resid_pre", x)
 	r.layerNorm(l, "ln1.", a.ln1, a.ln1Mean, a.ln1Rstd, x, w.Ln1W, w.Ln1B, N)
 	r.attention(l, w, a)
+	if r.cfg.AttnOnly { // no MLP: the attention's add is the block's output
+		residualForward(a.residual3, x, a.attproj, N*C)
+		r.at(l, "hook_resid_post", a.residual3)
+		return a.residual3
+	}
 	residualForward(a.residual2, x, a.attproj, N*C)
 	r.at(l, "hook_resid_mid", a.residual2)
 

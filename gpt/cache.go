@@ -50,6 +50,18 @@ var DefaultCacheNames = []string{
 	"ln_final.hook_scale", "ln_final.hook_normalized",
 }
 
+// present returns the patterns that match one of names at least: DefaultCacheNames or
+// GradientNames less the MLP's, in an attention-only model.
+func present(patterns, names []string) []string {
+	var p []string
+	for _, s := range patterns {
+		if matchAny(s, names) {
+			p = append(p, s)
+		}
+	}
+	return p
+}
+
 // RunWithCache runs the model over one sequence of token ids, keeping a copy of every
 // activation whose name matches one of names (names or patterns, see MatchHook; none
 // means DefaultCacheNames, "**" means all). It returns the logits of every position
@@ -59,10 +71,10 @@ var DefaultCacheNames = []string{
 //	pattern := cache.MustGet("blocks.0.attn.hook_pattern") // (1, NH, T, T)
 func (m *Model) RunWithCache(ids []int, names ...string) (*Output, *ActivationCache, error) {
 	const op = "run with cache"
-	if len(names) == 0 {
-		names = DefaultCacheNames
-	}
 	all := HookNames(m.Config)
+	if len(names) == 0 {
+		names = present(DefaultCacheNames, all)
+	}
 	for _, p := range names {
 		if !matchAny(p, all) {
 			if _, err := LookupHook(m.Config, p); err != nil && !strings.Contains(p, "*") {

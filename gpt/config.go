@@ -18,6 +18,11 @@ type Config struct {
 	// changes what the MLP sees and not the residual stream. It changes no weight and is
 	// not saved with the model.
 	HookMLPIn bool
+	// AttnOnly makes every block attention alone, as TransformerLens's attn_only: no ln_2
+	// and no MLP, so a block's output is resid_pre + attn_out. The toy models of the first
+	// interpretability lessons (induction heads, composition) are attention-only. Saved
+	// with the model (attn_only in __metadata__) and read back from its tensors.
+	AttnOnly bool
 }
 
 // The four sizes OpenAI released, and small teaching sizes that train on a laptop.
@@ -68,11 +73,17 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gpt: config: %d heads, want > 0", c.Heads)
 	case c.Channels <= 0 || c.Channels%c.Heads != 0:
 		return fmt.Errorf("gpt: config: %d channels is not a positive multiple of %d heads", c.Channels, c.Heads)
+	case c.AttnOnly && c.HookMLPIn:
+		return fmt.Errorf("gpt: config: HookMLPIn in an attention-only model, which has no MLP")
 	}
 	return nil
 }
 
 func (c Config) String() string {
-	return fmt.Sprintf("GPT-2 config: vocab %d, block %d, %d layers, %d heads, width %d",
+	s := fmt.Sprintf("GPT-2 config: vocab %d, block %d, %d layers, %d heads, width %d",
 		c.VocabSize, c.BlockSize, c.Layers, c.Heads, c.Channels)
+	if c.AttnOnly {
+		s += ", attention only"
+	}
+	return s
 }

@@ -379,8 +379,15 @@ type Loader struct {
 	Tokens  []int32 // the split it samples from
 	B, T    int     // batch size and sequence length
 	Batches int     // batches drawn so far
-	pcg     *rand.PCG
-	rng     *rand.Rand
+
+	// Repeated rows of every batch (the last ones) are not from Tokens but random tokens
+	// of a vocabulary of Vocab, repeated twice: the standard way to make induction heads
+	// form in a small model, which a second copy rewards for attending to what followed
+	// the same token in the first (see RepeatedSequence). 0: none.
+	Repeated, Vocab int
+
+	pcg *rand.PCG
+	rng *rand.Rand
 }
 
 // NewLoader makes a loader over tokens; it needs at least T+1 of them.
@@ -400,11 +407,31 @@ func NewLoader(tokens []int32, B, T int, seed uint64) (*Loader, error) {
 func (l *Loader) Next() (inputs, targets [][]int) {
 	inputs, targets = make([][]int, l.B), make([][]int, l.B)
 	for b := range inputs {
+		if b >= l.B-l.Repeated {
+			seq := RepeatedSequence(l.rng, l.T+1, l.Vocab)
+			inputs[b], targets[b] = seq[:l.T], seq[1:]
+			continue
+		}
 		start := l.rng.IntN(len(l.Tokens) - l.T)
 		inputs[b], targets[b] = window(l.Tokens, start, l.T)
 	}
 	l.Batches++
 	return inputs, targets
+}
+
+// RepeatedSequence returns n tokens: ⌈n/2⌉ drawn uniformly from a vocabulary of V, then
+// the same ones again, cut at n. On the second copy a model can predict every token from
+// the first copy, if it has learnt to look there: an induction head.
+//
+//	n 7 → a b c d a b c
+func RepeatedSequence(rng *rand.Rand, n, V int) []int {
+	half := (n + 1) / 2
+	seq := make([]int, n)
+	for i := range half {
+		seq[i] = rng.IntN(V)
+	}
+	copy(seq[half:], seq[:n-half])
+	return seq
 }
 
 func window(tokens []int32, start, T int) (x, y []int) {

@@ -2,6 +2,7 @@ package gpt
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -189,5 +190,36 @@ func TestWindowsSpanTheSplit(t *testing.T) {
 	}
 	if _, _, err := Windows(tokens[:8], 2, 8, 0); err == nil {
 		t.Error("8 tokens, block 8: no error")
+	}
+}
+
+// A loader with Repeated rows draws that many random sequences repeated twice, last in the
+// batch, within the vocabulary, and stays seeded.
+func TestLoaderRepeatedRows(t *testing.T) {
+	tokens := make([]int32, 1000)
+	for i := range tokens {
+		tokens[i] = int32(i % 50)
+	}
+	l, err := NewLoader(tokens, 4, 15, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Repeated, l.Vocab = 2, 7000
+	x, y := l.Next()
+	for b := range x {
+		rep := true
+		for i := 8; i < 15; i++ { // 16 tokens: 8, then the same 8
+			rep = rep && x[b][i] == x[b][i-8]
+		}
+		big := slices.ContainsFunc(x[b], func(id int) bool { return id >= 50 })
+		if want := b >= 2; rep != want || big != want {
+			t.Errorf("row %d: repeated %v, ids past the corpus's %v; want %v", b, rep, big, want)
+		}
+		if b >= 2 && (y[b][14] != x[b][7] || slices.Max(x[b]) >= 7000) {
+			t.Errorf("row %d: targets %v of inputs %v", b, y[b], x[b])
+		}
+	}
+	if got := RepeatedSequence(rand.New(rand.NewPCG(1, 1)), 7, 3); !slices.Equal(got[4:], got[:3]) {
+		t.Errorf("RepeatedSequence(7) = %v: want the first 4 then their first 3", got)
 	}
 }

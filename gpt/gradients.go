@@ -30,10 +30,10 @@ var GradientNames = []string{
 //	}, "blocks.*.attn.hook_z")
 func (m *Model) RunWithGradients(ids []int, grad func(out *Output) []float32, names ...string) (*Output, *ActivationCache, error) {
 	const op = "run with gradients"
-	if len(names) == 0 {
-		names = GradientNames
-	}
 	cfg := m.Config
+	if len(names) == 0 {
+		names = present(GradientNames, HookNames(cfg))
+	}
 	for _, p := range names {
 		ok := false
 		for _, n := range HookNames(cfg) {

@@ -79,7 +79,7 @@ func ResidualGrowth(cfg Config, seed uint64, scaled bool, T int) (Growth, error)
 	if err != nil {
 		return Growth{}, err
 	}
-	blockTensors := blk.Tensors[2 : 2+tensorsPerBlock]
+	blockTensors := blk.Tensors[2 : 2+one.tensorsPerBlock()]
 	g := Growth{Config: cfg, Seed: seed, Scaled: scaled, T: T, Ratio: []float64{1}}
 	x := a.encoded
 	r := &run{cfg: cfg, B: 1, T: T, a: a} // fp32, nobody watching: the model's forward

@@ -160,8 +160,42 @@ var (
 	}()
 )
 
+// mlpRows are the rows of hooksBlock from the first residual add to the MLP's output,
+// which an attention-only block (Config.AttnOnly) does not have; its hook_resid_post is
+// residPostAttnOnly.
+var mlpRows = map[string]bool{
+	"hook_resid_mid": true, "hook_mlp_in": true, "ln2.hook_scale": true, "ln2.hook_normalized": true,
+	"ln2.out": true, "mlp.hook_pre": true, "mlp.hook_post": true, "hook_mlp_out": true,
+}
+
+// residPostAttnOnly is hook_resid_post's row in an attention-only block: its one residual add.
+var residPostAttnOnly = hookSite{"hook_resid_post", "B T C", "adds the attention's output to the residual stream: the block's output (an attention-only block has no MLP)", hookPoint, true,
+	"resid_pre + attn_out", "hook_resid_pre hook_attn_out", ""}
+
+// blockRows returns the rows of one block of a model of cfg, in forward order: hooksBlock,
+// or for an attention-only model hooksBlock without mlpRows.
+func blockRows(cfg Config) []hookSite {
+	if !cfg.AttnOnly {
+		return hooksBlock
+	}
+	var rows []hookSite
+	for _, s := range hooksBlock {
+		switch {
+		case mlpRows[s.name]:
+		case s.name == "hook_resid_post":
+			rows = append(rows, residPostAttnOnly)
+		default:
+			rows = append(rows, s)
+		}
+	}
+	return rows
+}
+
 // isHook reports whether the row is a hook point of a model of cfg.
 func (s *hookSite) isHook(cfg Config) bool {
+	if cfg.AttnOnly && mlpRows[s.name] {
+		return false
+	}
 	return s.kind == hookPoint || s.kind == optional && cfg.HookMLPIn
 }
 
@@ -174,7 +208,8 @@ func (s hookSite) point(layer int) HookPoint {
 }
 
 // HookPoints returns every hook point of a model of cfg, in the order the forward pass
-// computes them (cfg.Layers·18 + 5 names; one more a block with cfg.HookMLPIn).
+// computes them (cfg.Layers·18 + 5 names; one more a block with cfg.HookMLPIn; 12 a block
+// of an attention-only model).
 func HookPoints(cfg Config) []HookPoint {
 	var hp []HookPoint
 	for _, s := range hooksBefore {
@@ -183,7 +218,7 @@ func HookPoints(cfg Config) []HookPoint {
 		}
 	}
 	for l := 0; l < cfg.Layers; l++ {
-		for _, s := range hooksBlock {
+		for _, s := range blockRows(cfg) {
 			if s.isHook(cfg) {
 				hp = append(hp, s.point(l))
 			}
@@ -227,7 +262,7 @@ func LookupHook(cfg Config, name string) (HookPoint, error) {
 	if l < 0 || l >= cfg.Layers {
 		return HookPoint{}, fmt.Errorf("gpt: no hook point %q: blocks are 0 … %d", name, cfg.Layers-1)
 	}
-	for _, s := range hooksBlock {
+	for _, s := range blockRows(cfg) {
 		if s.name == site && s.isHook(cfg) {
 			return s.point(l), nil
 		}

@@ -245,6 +245,14 @@ func (s *Safetensors) inferConfig(byName map[string]SafeTensor, given *hfConfig)
 	if cfg.Layers == 0 {
 		return cfg, s.errorf("h.0.ln_1.weight", "missing: the checkpoint has no blocks")
 	}
+	// An attention-only model has neither ln_2 nor the MLP; a block with one of them and
+	// not the other is reported missing the other by the check of every tensor.
+	_, ln2 := byName["h.0.ln_2.weight"]
+	_, fc := byName["h.0.mlp.c_fc.weight"]
+	cfg.AttnOnly = !ln2 && !fc
+	if v, ok := s.Metadata["attn_only"]; ok && v != strconv.FormatBool(cfg.AttnOnly) {
+		return cfg, s.errorf("", "__metadata__ says attn_only %s, but the blocks %s an MLP", v, map[bool]string{true: "have no", false: "have"}[cfg.AttnOnly])
+	}
 	if given == nil || given.NHead == nil {
 		if cfg.Channels%64 != 0 {
 			return cfg, s.errorf("", "cannot tell the number of heads: width %d is not a multiple of GPT-2's head size 64; put the model's config.json beside the file", cfg.Channels)
@@ -330,6 +338,9 @@ func Save(path string, m *Model, meta map[string]string) error {
 	all["n_layer"] = strconv.Itoa(cfg.Layers)
 	all["n_head"] = strconv.Itoa(cfg.Heads)
 	all["n_embd"] = strconv.Itoa(cfg.Channels)
+	if cfg.AttnOnly {
+		all["attn_only"] = "true" // TransformerLens's name; Load also reads it from the tensors
+	}
 
 	dtype := DtypeF32
 	var srcs []tensorSource

@@ -88,6 +88,9 @@ func Layout(cfg Config) []Tensor {
 		add(p+"attn.c_attn.bias", 3*C)
 		add(p+"attn.c_proj.weight", C, C)
 		add(p+"attn.c_proj.bias", C)
+		if cfg.AttnOnly {
+			continue // no ln_2, no MLP
+		}
 		add(p+"ln_2.weight", C)
 		add(p+"ln_2.bias", C)
 		add(p+"mlp.c_fc.weight", C, 4*C)
@@ -100,8 +103,14 @@ func Layout(cfg Config) []Tensor {
 	return ts
 }
 
-// tensorsPerBlock is how many named tensors one block has in Layout.
-const tensorsPerBlock = 12
+// tensorsPerBlock is how many named tensors one block of c has in Layout: 12, or 6 in an
+// attention-only model.
+func (c Config) tensorsPerBlock() int {
+	if c.AttnOnly {
+		return 6
+	}
+	return 12
+}
 
 // NumParams counts the parameters of c with the output layer tied to wte, as GPT-2 does:
 // 124,439,808 for Small.
@@ -127,23 +136,27 @@ func NewParams(cfg Config) (*Params, error) {
 		lo, hi := ts[i].Offset, ts[i].Offset+ts[i].Size()
 		ts[i].Data = p.Data[lo:hi:hi]
 	}
-	p.bind()
+	p.bind(cfg)
 	return p, nil
 }
 
-// bind points the named fields at the tensors, which must be in Layout order.
-func (p *Params) bind() {
-	ts := p.Tensors
+// bind points the named fields at the tensors, which must be in Layout(cfg) order. An
+// attention-only block's MLP fields stay nil.
+func (p *Params) bind(cfg Config) {
+	ts, per := p.Tensors, cfg.tensorsPerBlock()
 	p.Wte, p.Wpe = ts[0].Data, ts[1].Data
 	for l := range p.H {
-		t := ts[2+tensorsPerBlock*l : 2+tensorsPerBlock*(l+1)]
+		t := ts[2+per*l : 2+per*(l+1)]
 		p.H[l] = Block{
 			Ln1W: t[0].Data, Ln1B: t[1].Data,
 			CAttnW: t[2].Data, CAttnB: t[3].Data,
 			AttnCProjW: t[4].Data, AttnCProjB: t[5].Data,
-			Ln2W: t[6].Data, Ln2B: t[7].Data,
-			CFcW: t[8].Data, CFcB: t[9].Data,
-			MlpCProjW: t[10].Data, MlpCProjB: t[11].Data,
+		}
+		if !cfg.AttnOnly {
+			b := &p.H[l]
+			b.Ln2W, b.Ln2B = t[6].Data, t[7].Data
+			b.CFcW, b.CFcB = t[8].Data, t[9].Data
+			b.MlpCProjW, b.MlpCProjB = t[10].Data, t[11].Data
 		}
 	}
 	n := len(ts)
@@ -180,7 +193,7 @@ type Census struct {
 func Count(cfg Config) Census {
 	ts := Layout(cfg)
 	perBlock := 0
-	for _, t := range ts[2 : 2+tensorsPerBlock] {
+	for _, t := range ts[2 : 2+cfg.tensorsPerBlock()] {
 		perBlock += t.Size()
 	}
 	c := Census{

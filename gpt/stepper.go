@@ -119,7 +119,7 @@ func stepPlan(cfg Config) []planned {
 	}
 	add(-1, hooksBefore)
 	for l := 0; l < cfg.Layers; l++ {
-		add(l, hooksBlock)
+		add(l, blockRows(cfg))
 	}
 	add(-1, hooksAfter)
 	return p

@@ -29,6 +29,9 @@ type TrainOptions struct {
 	EvalBatches     int     // validation batches per Evaluate; default 8
 	CheckpointEvery int     // Run saves a checkpoint every this many steps (0: at the end only)
 	CheckpointPath  string  // where Run saves checkpoints; "" → none
+	// Repeated is the fraction of each batch's sequences that are random tokens repeated
+	// twice instead of text (Loader.Repeated), e.g. 0.25 to grow induction heads; default 0.
+	Repeated float64
 }
 
 func (o TrainOptions) withDefaults(cfg Config) TrainOptions {
@@ -170,6 +173,10 @@ func NewTrainer(m *Model, train, val []int32, opts TrainOptions) (*Trainer, erro
 	if err != nil {
 		return nil, err
 	}
+	if opts.Repeated < 0 || opts.Repeated > 1 {
+		return nil, fmt.Errorf("gpt: train: repeated fraction %g, want 0 … 1", opts.Repeated)
+	}
+	loader.Repeated, loader.Vocab = int(math.Round(opts.Repeated*float64(opts.Batch))), m.Config.VocabSize
 	opt := NewAdamW(m.Params)
 	opt.WeightDecay = float32(max(opts.WeightDecay, 0))
 	opt.ClipNorm = max(opts.ClipNorm, 0)

@@ -37,7 +37,10 @@ func newPatchRun(op string, m *gpt.Model, p gpt.Patching) (*patchRun, error) {
 		return nil, fmt.Errorf("interp: %s: answers %d and %d, want ids in [0, %d)", op, p.Right, p.Wrong, V)
 	}
 	r := &patchRun{m: m, p: p}
-	names := []string{"blocks.*.attn.hook_z", "blocks.*.hook_mlp_out"}
+	names := []string{"blocks.*.attn.hook_z"}
+	if !m.Config.AttnOnly {
+		names = append(names, "blocks.*.hook_mlp_out")
+	}
 	out, c, err := m.RunWithCache(p.Clean, names...)
 	if err != nil {
 		return nil, fmt.Errorf("interp: %s: %w", op, err)
@@ -136,7 +139,7 @@ func PathPatching(m *gpt.Model, p gpt.Patching, sender, receiver [2]int) (float6
 			copy(a.Data, z(r.corrupted, l))
 		}})
 	}
-	for l := ls; l < lr; l++ {
+	for l := ls; l < lr && !m.Config.AttnOnly; l++ {
 		name := fmt.Sprintf("blocks.%d.hook_mlp_out", l)
 		hooks = append(hooks, gpt.Hook{Name: name, Fn: func(a *gpt.Activation) {
 			copy(a.Data, r.corrupted.MustGet(name).Data)

@@ -92,11 +92,18 @@ func Process(m *gpt.Model, o ProcessOptions) (*Processed, error) {
 		b := &p.H[l]
 		if o.FoldLN {
 			foldLayerNorm(b.Ln1W, b.Ln1B, b.CAttnW, b.CAttnB, C, 3*C)
-			foldLayerNorm(b.Ln2W, b.Ln2B, b.CFcW, b.CFcB, C, 4*C)
 		}
 		if o.CenterWriting {
 			centreRows(b.AttnCProjW, C, C)
 			centreRows(b.AttnCProjB, 1, C)
+		}
+		if cfg.AttnOnly {
+			continue // no ln_2, no MLP
+		}
+		if o.FoldLN {
+			foldLayerNorm(b.Ln2W, b.Ln2B, b.CFcW, b.CFcB, C, 4*C)
+		}
+		if o.CenterWriting {
 			centreRows(b.MlpCProjW, 4*C, C)
 			centreRows(b.MlpCProjB, 1, C)
 		}

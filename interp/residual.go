@@ -44,8 +44,11 @@ func Decompose(m *gpt.Model, ids []int, stage, pos int) (*Components, error) {
 	if pos < 0 || pos >= len(ids) {
 		return nil, fmt.Errorf("interp: decompose: position %d outside the %d tokens", pos, len(ids))
 	}
-	_, cache, err := m.RunWithCache(ids, "hook_embed", "hook_pos_embed", "blocks.*.attn.hook_result",
-		"blocks.*.hook_attn_out", "blocks.*.hook_mlp_out", "ln_final.hook_scale")
+	names := []string{"hook_embed", "hook_pos_embed", "blocks.*.attn.hook_result", "blocks.*.hook_attn_out", "ln_final.hook_scale"}
+	if !m.Config.AttnOnly {
+		names = append(names, "blocks.*.hook_mlp_out")
+	}
+	_, cache, err := m.RunWithCache(ids, names...)
 	if err != nil {
 		return nil, fmt.Errorf("interp: decompose: %w", err)
 	}
@@ -70,7 +73,9 @@ func Decompose(m *gpt.Model, ids []int, stage, pos int) (*Components, error) {
 			add(fmt.Sprintf("L%dH%d", l, h), r)
 		}
 		add(fmt.Sprintf("L%d attn bias", l), bias)
-		add(fmt.Sprintf("L%d mlp", l), at(fmt.Sprintf("blocks.%d.hook_mlp_out", l), C, 0))
+		if !m.Config.AttnOnly {
+			add(fmt.Sprintf("L%d mlp", l), at(fmt.Sprintf("blocks.%d.hook_mlp_out", l), C, 0))
+		}
 	}
 	return cs, nil
 }

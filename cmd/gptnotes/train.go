@@ -43,9 +43,10 @@ type trainFlags struct {
 	logEvery                  int
 	tokBytes, maxBytes        int64
 	lr, minLR, wd, clip       float64
+	repeated                  float64
 	seed                      uint64
-	bf16, resume              bool
-	cache, lossCSV            string
+	bf16, resume, attnOnly    bool
+	cache, lossCSV, tokFile   string
 }
 
 func runTrain(args []string) error {
@@ -81,6 +82,9 @@ steps and on Ctrl-C or SIGTERM; --resume continues from it exactly.
 	fs.IntVar(&f.ckptEvery, "checkpoint-every", 100, "steps between checkpoints (FILE.ckpt)")
 	fs.IntVar(&f.logEvery, "log-every", 10, "steps between progress lines when stderr is not a terminal")
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the initial weights, the batches and the tokenizer's sample")
+	fs.StringVar(&f.tokFile, "tokenizer", "", "use this tokenizer (a .tok file, e.g. testdata/gopher.tok) instead of training one; its size is the vocabulary")
+	fs.BoolVar(&f.attnOnly, "attn-only", false, "attention-only blocks (no ln_2, no MLP), as the induction-head lessons' models")
+	fs.Float64Var(&f.repeated, "repeated", 0, "fraction of each batch's sequences that are random tokens repeated twice (grows induction heads), 0 … 1")
 	fs.BoolVar(&f.bf16, "bf16", false, "store the final model's weights as bfloat16 (half the bytes)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from FILE.ckpt if it exists")
 	fs.StringVar(&f.lossCSV, "loss-csv", "", "write every step's losses to this CSV file at each checkpoint and at the end")
@@ -136,7 +140,7 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	start := time.Now()
 	ckpt := f.out + ".ckpt"
 	ckptTok := ckpt + ".tok"
-	cfg := gpt.Config{VocabSize: f.vocab, BlockSize: f.block, Layers: f.layers, Heads: f.heads, Channels: f.width}
+	cfg := gpt.Config{VocabSize: f.vocab, BlockSize: f.block, Layers: f.layers, Heads: f.heads, Channels: f.width, AttnOnly: f.attnOnly}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -158,12 +162,18 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	// 2. The tokenizer: trained on a sample of the training files, or the checkpoint's.
 	resuming := f.resume && exists(ckpt)
 	var tok *tokenizer.Tokenizer
-	if resuming {
+	switch {
+	case resuming:
 		if tok, err = tokenizer.Load(ckptTok); err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
 		fmt.Fprintf(log, "tokenizer %s: %d tokens (from the checkpoint)\n", ckptTok, tok.VocabSize())
-	} else {
+	case f.tokFile != "":
+		if tok, err = tokenizer.Load(f.tokFile); err != nil {
+			return fmt.Errorf("--tokenizer: %w", err)
+		}
+		fmt.Fprintf(log, "tokenizer %s: %d tokens (given)\n", f.tokFile, tok.VocabSize())
+	default:
 		text, err := corpus.Text(f.tokBytes, f.seed)
 		if err != nil {
 			return err
@@ -203,7 +213,7 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		Batch: f.batch, SeqLen: f.block, Steps: f.steps, LR: f.lr, MinLR: f.minLR, Warmup: f.warmup,
 		WeightDecay: orNone(f.wd), ClipNorm: orNone(f.clip), Seed: f.seed,
 		EvalEvery: f.evalEvery, EvalBatches: f.evalBatches,
-		CheckpointEvery: f.ckptEvery, CheckpointPath: ckpt,
+		CheckpointEvery: f.ckptEvery, CheckpointPath: ckpt, Repeated: f.repeated,
 	}
 	tr, err := gpt.NewTrainer(m, corpus.Train, corpus.Val, opts)
 	if err != nil {
@@ -294,6 +304,9 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 		"go_version":   runtime.Version(),
 		"corpus_files": strconv.Itoa(len(corpus.Files)),
 		"corpus_hash":  corpusListHash(corpus.Files),
+	}
+	if f.repeated > 0 {
+		meta["repeated"] = strconv.FormatFloat(f.repeated, 'f', -1, 64) // of each batch: random tokens repeated twice
 	}
 	if err := tok.Save(tokPath(f.out)); err != nil {
 		return err

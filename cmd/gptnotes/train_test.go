@@ -191,3 +191,45 @@ func TestTrainStopAndResumeIsExact(t *testing.T) {
 		t.Errorf("weights of the resumed run differ from the uninterrupted run's: max |diff| %g", diff)
 	}
 }
+
+// --attn-only and --repeated reach the model and its metadata.
+func TestTrainAttnOnlyRepeated(t *testing.T) {
+	corpus := smallCorpus(t)
+	out := filepath.Join(t.TempDir(), "induction.safetensors")
+	f := tinyFlags(corpus, out)
+	f.attnOnly, f.repeated = true, 0.5
+	var log bytes.Buffer
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	m, meta, err := gpt.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Config.AttnOnly || meta["attn_only"] != "true" || meta["repeated"] != "0.5" || !strings.Contains(log.String(), "attention only") {
+		t.Errorf("config %v, metadata %v; log:\n%s", m.Config, meta, log.String())
+	}
+	f.repeated = 1.5
+	if err := train(context.Background(), f, &log); err == nil || !strings.Contains(err.Error(), "repeated fraction 1.5") {
+		t.Errorf("--repeated 1.5: %v", err)
+	}
+
+	// --tokenizer: the first run's tokenizer, not a new one.
+	given := filepath.Join(t.TempDir(), "given.tok")
+	if err := os.Rename(filepath.Join(filepath.Dir(out), "induction.tok"), given); err != nil {
+		t.Fatal(err)
+	}
+	f = tinyFlags(corpus, filepath.Join(t.TempDir(), "again.safetensors"))
+	f.tokFile, f.vocab = given, 999 // the tokenizer's size wins
+	log.Reset()
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	again, _, err := gpt.Load(f.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Config.VocabSize != m.Config.VocabSize || !strings.Contains(log.String(), "(given)") {
+		t.Errorf("with --tokenizer: vocab %d, want %d; log:\n%s", again.Config.VocabSize, m.Config.VocabSize, log.String())
+	}
+}
