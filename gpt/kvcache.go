@@ -109,12 +109,19 @@ func (c *KVCache) full16(l int) (k, v []uint16) {
 // and returns the logits (V) of the last of them. Only the new positions are computed.
 // It is an error to push past c.Cap(), or an id outside the vocabulary.
 func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
-	cfg := m.Config
-	C, V := cfg.Channels, cfg.VocabSize
-	n, pos0 := len(ids), c.n
 	if err := m.checkCached("forward cached", c, ids); err != nil {
 		return nil, err
 	}
+	return m.forwardCached(make([]float32, m.Config.VocabSize), c, ids), nil
+}
+
+// forwardCached is ForwardCached on checked arguments, writing the logits into out (V) and
+// returning it: the Generator passes a buffer of its own, so that a decode step allocates
+// nothing.
+func (m *Model) forwardCached(out []float32, c *KVCache, ids []int) []float32 {
+	cfg := m.Config
+	C := cfg.Channels
+	n, pos0 := len(ids), c.n
 	a := m.cached
 	if a == nil || len(a.encoded) < n*C {
 		a = newActivations(cfg, 1, n, false)
@@ -129,9 +136,8 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	x := r.forward(ids)
 	c.n += n
 
-	logits := make([]float32, V)
-	r.final(logits, a.lnf[:C], nil, nil, x[(n-1)*C:n*C], 1)
-	return logits, nil
+	r.final(out, a.lnf[:C], nil, nil, x[(n-1)*C:n*C], 1)
+	return out
 }
 
 // checkCached returns an error if ids cannot be pushed through m into c: a cache of

@@ -54,7 +54,13 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 		gemvConv1D16(out, inp, w, C, OC) // gemv16.go
 		return
 	}
-	// A strip of rows of w (steps of the shared dimension) at a time, added into out.
+	matmulStrips16(out, inp, w, N, C, OC)
+}
+
+// matmulStrips16 adds inp (N, C)·w (C, OC) to out (N, OC) on this build's BLAS, a strip of
+// rows of w (steps of the shared dimension) widened at a time. (A function of its own:
+// MatmulForward16's out, captured by the closure, would move to the heap on every call.)
+func matmulStrips16(out, inp []float32, w []uint16, N, C, OC int) {
 	rows := max(1, min(C, stripFloats/OC))
 	buf := getFloats(&strip16, rows*OC)
 	defer strip16.Put(buf)

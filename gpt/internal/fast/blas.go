@@ -62,6 +62,13 @@ func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 		gemvConv1D(out, inp, w, C, OC) // gemv.go
 		return
 	}
+	gemmBLAS(out, inp, w, beta, N, C, OC)
+}
+
+// gemmBLAS sets out (N, OC) to inp (N, C)·w (C, OC) + beta·out on this build's BLAS, split
+// over the cores (gemmSplit). (A function of its own: MatmulForward's out, captured by the
+// closure, would move to the heap on every call, the one-row ones too.)
+func gemmBLAS(out, inp, w []float32, beta float32, N, C, OC int) {
 	gemmSplit(N, OC, func(r0, r1, c0, c1 int) {
 		impl.Sgemm(blas.NoTrans, blas.NoTrans, r1-r0, c1-c0, C,
 			1, inp[r0*C:], C, w[c0:], OC, beta, out[r0*OC+c0:], OC)

@@ -14,41 +14,60 @@ import "sync"
 // memory — and adds x[i]·w[i] for its rows into a y of its own, which stays in cache; the
 // partial ys are summed at the end.
 func gemvConv1D(y, x, w []float32, C, OC int) {
-	splitConv1D(y, C, OC, func(dst []float32, lo, hi int) { gemvRows(dst, x[lo:hi], w[lo*OC:], OC) })
+	splitConv1D(conv1DArgs{y: y, x: x, w: w, C: C, OC: OC})
 }
 
-// splitConv1D runs rows(dst, lo, hi) — add rows lo…hi-1 of a (C, OC) product into dst
-// (OC) — over the cores, each core's rows into a y of its own, and sums the ys into y.
-func splitConv1D(y []float32, C, OC int, rows func(dst []float32, lo, hi int)) {
-	nw := min(Workers(), C/64)
-	if nw <= 1 {
-		rows(y[:OC], 0, C)
+// conv1DArgs are the operands of a one-row Conv1D, y (OC) += x (C)·w (C, OC), with w in
+// fp32 or, when w16 is set, bfloat16; nw workers, and part the partial ys of workers 1…nw-1.
+type conv1DArgs struct {
+	y, x, w []float32
+	w16     []uint16
+	C, OC   int
+	nw      int
+	part    []float32 // (nw-1, OC)
+}
+
+// splitConv1D runs the product over the cores, each core's rows into a y of its own, and
+// sums the ys into y.
+func splitConv1D(a conv1DArgs) {
+	a.nw = min(Workers(), a.C/64)
+	if a.nw <= 1 {
+		conv1DRows(a.y[:a.OC], &a, 0, a.C)
 		return
 	}
-	span := func(k int) (lo, hi int) { // worker k's rows, in eights (the kernels' steps)
-		lo, hi = (C*k/nw)&^7, (C*(k+1)/nw)&^7
-		if k == nw-1 {
-			hi = C
-		}
-		return lo, hi
-	}
-	buf := getFloats(&gemvParts, (nw-1)*OC) // the other workers' partial ys
+	buf := getFloats(&gemvParts, (a.nw-1)*a.OC) // the other workers' partial ys
 	defer gemvParts.Put(buf)
-	part := *buf
-	clear(part) // rows adds into it
-	runWorkers(nw, func(k int) {
-		lo, hi := span(k)
-		dst := y[:OC]
-		if k > 0 {
-			dst = part[(k-1)*OC : k*OC]
-		}
-		rows(dst, lo, hi)
-	})
-	for k := 1; k < nw; k++ {
-		for j, v := range part[(k-1)*OC : k*OC] {
-			y[j] += v
+	a.part = *buf
+	clear(a.part) // the rows add into it
+	conv1DRegion.Parts(a.nw, a)
+	for k := 1; k < a.nw; k++ {
+		for j, v := range a.part[(k-1)*a.OC : k*a.OC] {
+			a.y[j] += v
 		}
 	}
+}
+
+// conv1DRegion is worker k's share of splitConv1D: its rows, in eights (the kernels'
+// steps), into y (worker 0) or its partial y.
+var conv1DRegion = Region[conv1DArgs]{Body: func(a *conv1DArgs, k, _ int) {
+	lo, hi := (a.C*k/a.nw)&^7, (a.C*(k+1)/a.nw)&^7
+	if k == a.nw-1 {
+		hi = a.C
+	}
+	dst := a.y[:a.OC]
+	if k > 0 {
+		dst = a.part[(k-1)*a.OC : k*a.OC]
+	}
+	conv1DRows(dst, a, lo, hi)
+}}
+
+// conv1DRows adds rows lo…hi-1 of the product a into dst (OC).
+func conv1DRows(dst []float32, a *conv1DArgs, lo, hi int) {
+	if a.w16 != nil {
+		gemvRows16(dst, a.x[lo:hi], a.w16[lo*a.OC:], a.OC)
+		return
+	}
+	gemvRows(dst, a.x[lo:hi], a.w[lo*a.OC:], a.OC)
 }
 
 // gemvParts holds gemvConv1D's partial ys from call to call (48 calls a token for Small).
@@ -57,10 +76,25 @@ var gemvParts sync.Pool
 // gemvLogits sets y = wte·x, the one-row output layer: x (C), wte (V, C), y (V). Each core
 // takes a range of token rows; every logit is one dot product with x, which stays in cache.
 func gemvLogits(y, x, wte []float32, C, V int) {
-	Chunks(V, 1024, func(lo, hi int) {
-		gemvDot(y[lo:hi], x[:C], wte[lo*C:], C)
-	})
+	logitsRegion.Chunks(V, 1024, logitsArgs{y: y, x: x, wte: wte, C: C})
 }
+
+// logitsArgs are the operands of a one-row output layer, y (V) = wte (V, C)·x (C), with wte
+// in fp32 or, when wte16 is set, bfloat16.
+type logitsArgs struct {
+	y, x, wte []float32
+	wte16     []uint16
+	C         int
+}
+
+// logitsRegion computes the logits of tokens lo…hi-1.
+var logitsRegion = Region[logitsArgs]{Body: func(a *logitsArgs, lo, hi int) {
+	if a.wte16 != nil {
+		gemvDot16(a.y[lo:hi], a.x[:a.C], a.wte16[lo*a.C:], a.C)
+		return
+	}
+	gemvDot(a.y[lo:hi], a.x[:a.C], a.wte[lo*a.C:], a.C)
+}}
 
 // gemvRows adds Σ_i x[i]·w[i·ldw : i·ldw+len(y)] to y.
 func gemvRows(y, x, w []float32, ldw int) {

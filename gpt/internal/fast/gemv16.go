@@ -2,6 +2,7 @@ package fast
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -19,14 +20,12 @@ func widen(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
 
 // gemvConv1D16 is gemvConv1D with w (C, OC) in bfloat16.
 func gemvConv1D16(y, x []float32, w []uint16, C, OC int) {
-	splitConv1D(y, C, OC, func(dst []float32, lo, hi int) { gemvRows16(dst, x[lo:hi], w[lo*OC:], OC) })
+	splitConv1D(conv1DArgs{y: y, x: x, w16: w, C: C, OC: OC})
 }
 
 // gemvLogits16 is gemvLogits with wte (V, C) in bfloat16.
 func gemvLogits16(y, x []float32, wte []uint16, C, V int) {
-	Chunks(V, 1024, func(lo, hi int) {
-		gemvDot16(y[lo:hi], x[:C], wte[lo*C:], C)
-	})
+	logitsRegion.Chunks(V, 1024, logitsArgs{y: y, x: x, wte16: wte, C: C})
 }
 
 // gemvRows16 adds Σ_i x[i]·widen(w[i·ldw : i·ldw+len(y)]) to y (x rounded to bfloat16
@@ -149,7 +148,7 @@ func gemvDot16DP(y, x []float32, w []uint16, ldw int) {
 func bfloat16s(x []float32) *[]uint16 {
 	p, ok := halves.Get().(*[]uint16)
 	if !ok || cap(*p) < len(x) {
-		s := make([]uint16, len(x))
+		s := make([]uint16, len(x), 1<<bits.Len(uint(len(x)))) // as getFloats
 		p = &s
 	}
 	*p = (*p)[:len(x)]
