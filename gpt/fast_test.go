@@ -75,21 +75,26 @@ func TestNaiveMatchesFast(t *testing.T) {
 	}
 }
 
-// The cached forward (a prompt, then one position at a time) through both sides of the seam.
+// The cached forward (a prompt, then one position at a time, then prompts of 2, 3 and 4
+// positions, which run on the one-row kernels a row at a time) through both sides of the seam.
 func TestNaiveMatchesFastCached(t *testing.T) {
 	m := newTestModel(t, Tiny, 6)
 	ids := randomIDs(rand.New(rand.NewPCG(6, 6)), 40, Tiny.VocabSize)
 	run := func() []float32 {
 		c := m.NewCache()
 		var all []float32
-		for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:32], ids[32:]} {
+		for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:33], ids[33:36], ids[36:]} {
 			logits, err := m.ForwardCached(c, chunk)
 			if err != nil {
 				t.Fatal(err)
 			}
 			all = append(all, logits...)
 		}
-		return all
+		few, err := m.ForwardAll([][]int{ids[:3]}) // every position's logits: the output layer of 3 rows
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(all, few.Logits...)
 	}
 	got := run()
 	var want []float32

@@ -175,7 +175,7 @@ func BenchmarkDecodeStagesSmall(b *testing.B) {
 //	go test -tags openblas -run '^$' -bench 'PrefillSmallPrecision' -benchtime 7x ./gpt/
 func BenchmarkPrefillSmallPrecision(b *testing.B) {
 	for _, p := range []Precision{FP32, BF16} {
-		for _, n := range []int{2, 11, 64} {
+		for _, n := range []int{2, 4, 11, 64} {
 			b.Run(fmt.Sprintf("%v/prompt=%d", p, n), func(b *testing.B) {
 				m := smallModel(b)
 				if p == BF16 {
