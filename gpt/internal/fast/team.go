@@ -80,14 +80,14 @@ func theTeam() []*helper {
 	return team
 }
 
-// A helper runs one part at a time, fn(lo, hi). start publishes a part by storing it and then bumping
-// posted to its number; whoever moves claimed up to that number first runs it — the helper,
-// or the poster in finish — and the helper sets done to it when it has run it. A helper that
-// found nothing to do for spinFor says it is asleep and blocks on wake; start checks asleep
-// after posting, and the helper checks posted again after saying it is asleep, so one of them
-// always notices the other (the atomics are sequentially consistent). part is written only by
-// start, before posted, and read only by its claimer, before done: the next start waits for
-// both.
+// A helper runs one part at a time, fn(lo, hi). start publishes a part by storing it and
+// then bumping posted to its number; whoever moves claimed up to that number first runs it —
+// the helper, or the poster in finish — and the helper sets done to it when it has run it. A
+// helper that found nothing to do for spinFor says it is asleep and blocks on wake; start
+// checks asleep after posting, and the helper checks posted again after saying it is asleep,
+// so one of them always notices the other (the atomics are sequentially consistent). part,
+// lo and hi are written only by start, before posted, and read only by its claimer, before
+// done: the next start waits for both.
 type helper struct {
 	part    func(lo, hi int)
 	lo, hi  int
