@@ -59,16 +59,19 @@ func RoundBF16(f float32) float32 { return bf16ToFloat32(float32ToBF16(f)) }
 // roundBF16 rounds every element of x to bfloat16 in place (split over the cores; eight at
 // a time in fast.RoundBF16).
 func roundBF16(x []float32) {
-	parallel(len(x), 1<<15, func(lo, hi int) {
-		if useFast {
-			fast.RoundBF16(x[lo:hi])
-			return
-		}
-		for i, f := range x[lo:hi] {
-			x[lo+i] = bf16ToFloat32(float32ToBF16(f))
-		}
-	})
+	parallelRegion(&roundRegion, len(x), 1<<15, x)
 }
+
+// roundRegion rounds elements lo…hi-1 of x.
+var roundRegion = fast.Region[[]float32]{Body: func(x *[]float32, lo, hi int) {
+	if useFast {
+		fast.RoundBF16((*x)[lo:hi])
+		return
+	}
+	for i, f := range (*x)[lo:hi] {
+		(*x)[lo+i] = bf16ToFloat32(float32ToBF16(f))
+	}
+}}
 
 // params16 holds a BF16 model's weights: one []uint16 slab in the layout of Params, and
 // no float32 copy of it. The four matrices of each block and the two tables are read in

@@ -176,11 +176,18 @@ func TestBF16PathsMatchNaive(t *testing.T) {
 		if _, err := m.ForwardCached(c, ids[:140]); err != nil {
 			t.Fatal(err)
 		}
-		for _, id := range ids[140:] { // one-row steps: the gemv kernels
-			if cached, err = m.ForwardCached(c, []int{id}); err != nil {
+		for _, chunk := range [][]int{ids[140:141], ids[141:143], ids[143:146], ids[146:150]} { // 1 to 4 rows: the gemv kernels
+			logits, err := m.ForwardCached(c, chunk)
+			if err != nil {
 				t.Fatal(err)
 			}
+			cached = append(cached, logits...)
 		}
+		few, err := m.ForwardAll([][]int{ids[:3]}) // every position's logits: the output layer of 3 rows
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached = append(cached, few.Logits...)
 		return out.Logits, cached
 	}
 	var wantAll, wantCached []float32

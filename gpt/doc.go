@@ -44,7 +44,7 @@
 //	corpus.go      the training corpus: files → tokens (cached on disk) → seeded batches
 //	trainer.go     Trainer: one Step is forward, backward, clip, AdamW
 //	trainfile.go   the trainer in a file: SaveCheckpoint, Resume, LoadTrainCheckpoint
-//	kvcache.go     the KV cache: one slab of keys and values per sequence
+//	kvcache.go     the KV cache: one slab of keys and values per sequence, grown as it fills
 //	tally.go       Tally: the positions a model forwarded and the caches it made
 //	generate.go    Generator: one token per Step, cached or not
 //	record.go      Generator.Record: what a cached generation computed, at absolute positions
@@ -80,7 +80,7 @@
 //	m.Init(1337, true)                    // GPT-2's init, the residual projections scaled
 //	out, err := m.Forward(batch, targets) // logits (B, T, V) and the mean cross-entropy
 //	out, err = m.Forward(batch, nil)      // the last position's logits (B, 1, V) only
-//	c := m.NewCache()                     // one slab of 2·L·BlockSize·C numbers, in the model's precision
+//	c := m.NewCache()                     // one slab of keys and values, grown to 2·L·BlockSize·C numbers, in the model's precision
 //	logits, err := m.ForwardCached(c, ids) // only the new positions; c.Len() grows by len(ids)
 //	tr, err := m.Trace(ids, gpt.TraceOptions{Position: -1}) // norms by depth, attention, timings; tr.HTML()
 //	out, cache, err := m.RunWithCache(ids)     // every position's logits, and the named activations

@@ -32,3 +32,13 @@ func parallel(n, minChunk int, fn func(lo, hi int)) {
 	}
 	fast.Chunks(n, minChunk, fn)
 }
+
+// parallelRegion is parallel for the steps of an inference forward: r's Body over [0, n)
+// with args. A closure handed to the cores escapes to the heap, one allocation per call; a
+// fast.Region allocates nothing, so that a cached decode step makes no garbage.
+func parallelRegion[A any](r *fast.Region[A], n, minChunk int, args A) {
+	if !useFast {
+		minChunk = n + 1 // one call
+	}
+	r.Chunks(n, minChunk, args)
+}

@@ -1,6 +1,7 @@
 package gpt
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -75,29 +76,51 @@ func TestNaiveMatchesFast(t *testing.T) {
 	}
 }
 
-// The cached forward (a prompt, then one position at a time) through both sides of the seam.
+// The cached forward (a prompt, then one position at a time, then prompts of 2, 3 and 4
+// positions, which run on the one-row kernels a row at a time) through both sides of the
+// seam, in fp32 and bf16: on Tiny, and on a model wide enough that the one-row products and
+// the output layer are split over two cores (C/64 ≥ 2, V ≥ 2·1024).
 func TestNaiveMatchesFastCached(t *testing.T) {
-	m := newTestModel(t, Tiny, 6)
-	ids := randomIDs(rand.New(rand.NewPCG(6, 6)), 40, Tiny.VocabSize)
-	run := func() []float32 {
-		c := m.NewCache()
-		var all []float32
-		for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:32], ids[32:]} {
-			logits, err := m.ForwardCached(c, chunk)
-			if err != nil {
-				t.Fatal(err)
+	wide := Config{VocabSize: 2560, BlockSize: 64, Layers: 2, Heads: 2, Channels: 128}
+	for _, cfg := range []Config{Tiny, wide} {
+		for _, p := range []Precision{FP32, BF16} {
+			m := newTestModel(t, cfg, 6)
+			if p == BF16 {
+				m = m.WithPrecision(BF16)
 			}
-			all = append(all, logits...)
+			ids := randomIDs(rand.New(rand.NewPCG(6, 6)), 40, cfg.VocabSize)
+			run := func() []float32 {
+				c := m.NewCache()
+				var all []float32
+				for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:33], ids[33:36], ids[36:]} {
+					logits, err := m.ForwardCached(c, chunk)
+					if err != nil {
+						t.Fatal(err)
+					}
+					all = append(all, logits...)
+				}
+				few, err := m.ForwardAll([][]int{ids[:3]}) // every position's logits: the output layer of 3 rows
+				if err != nil {
+					t.Fatal(err)
+				}
+				return append(all, few.Logits...)
+			}
+			got := run()
+			var want []float32
+			naive(func() { want = run() })
+			d, scale := maxDiff(got, want), 0.0
+			for _, x := range want {
+				scale = math.Max(scale, math.Abs(float64(x)))
+			}
+			t.Logf("C %d, %v: cached fast vs naive: max |diff| %.3g (largest |logit| %.3g)", cfg.Channels, p, d, scale)
+			tol := 1e-4 // bf16: a few bfloat16 steps of the largest logit, as TestBF16PathsMatchNaive
+			if p == BF16 {
+				tol = 0.01 * scale
+			}
+			if len(got) != len(want) || d > tol {
+				t.Errorf("C %d, %v: cached logits: %d vs %d numbers, max |diff| %g, want ≤ %g", cfg.Channels, p, len(got), len(want), d, tol)
+			}
 		}
-		return all
-	}
-	got := run()
-	var want []float32
-	naive(func() { want = run() })
-	d := maxDiff(got, want)
-	t.Logf("cached fast vs naive: max |diff| %.3g", d)
-	if len(got) != len(want) || d > 1e-4 {
-		t.Errorf("cached logits: %d vs %d numbers, max |diff| %g", len(got), len(want), d)
 	}
 }
 

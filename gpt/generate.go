@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -105,14 +106,16 @@ type Generator struct {
 
 	lm      LanguageModel
 	sampler *Sampler
-	ids     []int     // (n) the prompt, then the generated tokens
-	prompt  int       // how many of ids are the prompt
-	start   int       // the context is ids[start:]
-	cache   *KVCache  // cached mode: keys and values of ids[start:len(ids)-1]
-	total   int       // positions forwarded so far
-	steps   []Step    // the history
-	exps    []float32 // (V) scratch for the model's distribution (softmaxSum)
-	order   []int     // scratch: ids of the TopN candidates
+	ids     []int       // (n) the prompt, then the generated tokens
+	prompt  int         // how many of ids are the prompt
+	start   int         // the context is ids[start:]
+	cache   *KVCache    // cached mode: keys and values of ids[start:len(ids)-1]
+	total   int         // positions forwarded so far
+	steps   []Step      // the history
+	logits  []float32   // (V) the last step's logits, reused by every step
+	exps    []float32   // (V) scratch for the model's distribution (softmaxSum)
+	order   []int       // scratch: ids of the TopN candidates
+	tops    []Candidate // the next steps' Top lists, cut from one slab
 	stopped bool
 	checked bool
 }
@@ -124,7 +127,7 @@ type Step struct {
 	Prob      float64    // its probability in the distribution it was drawn from (after temperature, top-k, top-p); 1 for argmax
 	ModelProb float64    // its probability in the model's own distribution (softmax at temperature 1)
 	Kept      int        // tokens left to draw from after top-k and top-p
-	Logits    []float32  // (V) the logits it was picked from (nil in History unless KeepLogits)
+	Logits    []float32  // (V) the logits it was picked from: the Generator's buffer, overwritten by the next Step (copy it to keep it); in History, a copy with KeepLogits, else nil
 	Top       Candidates // the TopN most probable tokens at temperature 1
 
 	Context    int           // tokens the model saw: the window ids[start:]
@@ -132,7 +135,7 @@ type Step struct {
 	Total      int           // positions pushed through the stack so far
 	Cropped    bool          // the window moved in this step (cached: the cache was emptied and refilled)
 	CacheLen   int           // positions held in the KV cache after this step; 0 uncached
-	CacheBytes int           // bytes allocated for the KV cache; 0 uncached
+	CacheBytes int           // bytes of the KV cache when full (KVCache.Bytes); 0 uncached
 	End        bool          // Token is the end token; the generator has stopped
 	Time       time.Duration // wall time of the step
 }
@@ -280,10 +283,7 @@ func (g *Generator) Step() (Step, error) {
 		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
 	}
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
-	st.Logits = logits
-	if !g.Cached { // ForwardCached's logits are the caller's own; the other paths' may be reused
-		st.Logits = append([]float32(nil), logits...)
-	}
+	st.Logits = g.ownLogits(logits)
 	// The model's own distribution (temperature 1), for the chosen token and the top few.
 	var mx float32
 	var sum float64
@@ -291,8 +291,9 @@ func (g *Generator) Step() (Step, error) {
 	prob := func(id int) float64 { return math.Exp(float64(logits[id])-float64(mx)) / sum }
 	st.ModelProb = prob(c.ID)
 	g.order = rankByLogit(g.order, logits, g.TopN)
+	st.Top = g.candidates(len(g.order))
 	for i, id := range g.order {
-		st.Top = append(st.Top, Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: prob(id)})
+		st.Top[i] = Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: prob(id)}
 	}
 	g.ids = append(g.ids, c.ID)
 	if c.ID == g.EndID {
@@ -301,11 +302,42 @@ func (g *Generator) Step() (Step, error) {
 	st.Time = time.Since(began)
 
 	kept := st
-	if !g.KeepLogits {
-		kept.Logits = nil
+	kept.Logits = nil
+	if g.KeepLogits {
+		kept.Logits = slices.Clone(logits)
 	}
 	g.steps = append(g.steps, kept)
 	return st, nil
+}
+
+// ownLogits returns logits in g's buffer, copying them there unless the forward wrote them
+// there (the plain cached step does): the paths that return logits of their own may reuse
+// them, and a step reusing one buffer allocates nothing.
+func (g *Generator) ownLogits(logits []float32) []float32 {
+	if len(g.logits) == len(logits) && &g.logits[0] == &logits[0] {
+		return logits
+	}
+	g.logits = append(g.logits[:0], logits...)
+	return g.logits
+}
+
+// logitsBuffer is g's buffer for V logits.
+func (g *Generator) logitsBuffer(V int) []float32 {
+	if len(g.logits) != V {
+		g.logits = make([]float32, V)
+	}
+	return g.logits
+}
+
+// candidates returns room for the n candidates of one step's Top, cut from a slab that
+// holds many steps' (each step's Top stays in History, so the slab is never reused).
+func (g *Generator) candidates(n int) Candidates {
+	if len(g.tops) < n {
+		g.tops = make([]Candidate, max(n, 256*g.TopN))
+	}
+	top := g.tops[:n:n]
+	g.tops = g.tops[n:]
+	return top
 }
 
 // forwardCached brings the cache up to date with the context ids[start:] and returns the
@@ -317,7 +349,12 @@ func (g *Generator) forwardCached(start int) ([]float32, int, error) {
 		g.cache = m.NewCache()
 	}
 	n := len(g.ids)
-	forward := m.ForwardCached
+	forward := func(c *KVCache, ids []int) ([]float32, error) {
+		if err := m.checkCached("forward cached", c, ids); err != nil {
+			return nil, err
+		}
+		return m.forwardCached(g.logitsBuffer(m.Config.VocabSize), c, ids), nil
+	}
 	if len(g.Hooks) > 0 || len(g.Record) > 0 {
 		forward = func(c *KVCache, ids []int) ([]float32, error) {
 			var keep func(string) bool
@@ -352,7 +389,8 @@ func (g *Generator) forwardCached(start int) ([]float32, int, error) {
 	return logits, 1, err
 }
 
-// Steps generates up to n tokens, stopping early after the end token.
+// Steps generates up to n tokens, stopping early after the end token. Each step it
+// returns has its logits to itself (a copy: Step reuses one buffer).
 func (g *Generator) Steps(n int) ([]Step, error) {
 	var out []Step
 	for i := 0; i < n && !g.stopped; i++ {
@@ -360,6 +398,7 @@ func (g *Generator) Steps(n int) ([]Step, error) {
 		if err != nil {
 			return out, err
 		}
+		s.Logits = slices.Clone(s.Logits)
 		out = append(out, s)
 	}
 	return out, nil

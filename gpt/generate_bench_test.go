@@ -175,7 +175,7 @@ func BenchmarkDecodeStagesSmall(b *testing.B) {
 //	go test -tags openblas -run '^$' -bench 'PrefillSmallPrecision' -benchtime 7x ./gpt/
 func BenchmarkPrefillSmallPrecision(b *testing.B) {
 	for _, p := range []Precision{FP32, BF16} {
-		for _, n := range []int{2, 11, 64} {
+		for _, n := range []int{2, 4, 11, 64} {
 			b.Run(fmt.Sprintf("%v/prompt=%d", p, n), func(b *testing.B) {
 				m := smallModel(b)
 				if p == BF16 {
@@ -194,6 +194,52 @@ func BenchmarkPrefillSmallPrecision(b *testing.B) {
 					best = min(best, time.Since(t))
 				}
 				b.ReportMetric(best.Seconds()*1e3, "best-ms")
+			})
+		}
+	}
+}
+
+// BenchmarkFirstStepSmall is a new Generator's first step against its later ones, GPT-2
+// Small in each precision, after a 1-token prompt (the first step a decode step itself, plus
+// making the cache) and an 11-token one (plus the prompt's forward): each iteration a new
+// Generator and 33 steps; the first step's median, the median of the later steps, and
+// their ratio (the goal: ≤ 2).
+//
+//	go test -tags openblas -run '^$' -bench 'FirstStepSmall' -benchtime 5x ./gpt/
+func BenchmarkFirstStepSmall(b *testing.B) {
+	for _, p := range []Precision{FP32, BF16} {
+		for _, n := range []int{1, 11} {
+			b.Run(fmt.Sprintf("%v/prompt=%d", p, n), func(b *testing.B) {
+				m := smallModel(b)
+				if p == BF16 {
+					m = smallModel16(b)
+				}
+				prompt := genPrompt(5, n, Small.VocabSize)
+				var first, later []time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					g, err := NewGenerator(m, prompt, Greedy, true)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for s := range 33 {
+						t := time.Now()
+						if _, err := g.Step(); err != nil {
+							b.Fatal(err)
+						}
+						if s == 0 {
+							first = append(first, time.Since(t))
+						} else {
+							later = append(later, time.Since(t))
+						}
+					}
+				}
+				slices.Sort(first)
+				slices.Sort(later)
+				f, l := first[len(first)/2].Seconds()*1e3, later[len(later)/2].Seconds()*1e3
+				b.ReportMetric(f, "first-ms")
+				b.ReportMetric(l, "median-ms")
+				b.ReportMetric(f/l, "first/median")
 			})
 		}
 	}

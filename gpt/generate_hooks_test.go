@@ -23,7 +23,7 @@ func generate(t *testing.T, m *gpt.Model, prompt []int, cached bool, n int, hook
 		if err != nil {
 			t.Fatal(err)
 		}
-		logits = append(logits, s.Logits)
+		logits = append(logits, slices.Clone(s.Logits)) // the Generator reuses its buffer
 	}
 	return g.Generated(), logits
 }

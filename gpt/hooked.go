@@ -119,6 +119,7 @@ func (m *Model) forwardCachedHooked(c *KVCache, ids []int, hooks []Hook, keep fu
 	}
 	a := newActivations(m.Config, 1, n, false)
 	r := h.run(m, a)
+	c.reserve(c.n + n)
 	r.kv = c
 	x := r.forward(ids)
 	logits := make([]float32, n*V) // (1, n, V): the hooks see every new position's

@@ -3,9 +3,16 @@ package gpt
 import "fmt"
 
 // KVCache holds the keys and values of every position a sequence has pushed through the
-// model, so that the next token attends to them without recomputing them. It is one
-// allocation of 2·L·BlockSize·C numbers: for GPT-2 small 2·12·768 = 18,432 numbers a
-// position, ≈74 kB in fp32 and ≈75 MB for 1,024 positions.
+// model, so that the next token attends to them without recomputing them: 2·L·C numbers a
+// position, for GPT-2 small 2·12·768 = 18,432, ≈74 kB in fp32 and ≈75 MB for 1,024
+// positions.
+//
+// It is one slab, (L, 2, room, C), grown as positions arrive: room for 64 positions (or the
+// prompt) at first, doubled when full, up to BlockSize. Making the whole slab at once would
+// cost the first step of a generation the zeroing of all of it — 38 MB for Small in bf16,
+// page faults included, some hundred milliseconds when the memory is reused — for positions
+// a short generation never reaches; growing costs a copy of what is cached at each
+// doubling, one step in a few hundred.
 //
 // A BF16 model's cache holds bfloat16, half the bytes (≈37 kB a position for Small): its
 // keys and values are bfloat16 values already (c_attn's output is rounded), so the cache
@@ -14,21 +21,43 @@ import "fmt"
 type KVCache struct {
 	Config    Config
 	Precision Precision // of the numbers held: the model's
-	data      []float32 // FP32: (L, 2, BlockSize, C), per layer its keys then its values
+	data      []float32 // FP32: (L, 2, room, C), per layer its keys then its values
 	data16    []uint16  // BF16: the same layout in bfloat16
+	room      int       // positions the slab has room for, ≤ BlockSize
 	n         int       // positions held
 }
 
-// NewCache allocates an empty cache for one sequence of up to BlockSize positions, in the
-// model's precision: CacheBytes(m.Config, BlockSize, 4 or 2) bytes.
+// NewCache makes an empty cache for one sequence of up to BlockSize positions, in the
+// model's precision. It grows to CacheBytes(m.Config, BlockSize, 4 or 2) bytes when full.
 func (m *Model) NewCache() *KVCache {
-	c := m.Config
 	m.tally.Caches++
-	numbers := 2 * c.Layers * c.BlockSize * c.Channels
-	if m.Precision == BF16 {
-		return &KVCache{Config: c, Precision: BF16, data16: make([]uint16, numbers)}
+	return &KVCache{Config: m.Config, Precision: m.Precision}
+}
+
+// minRoom is the fewest positions a cache makes room for.
+const minRoom = 64
+
+// reserve makes room for n positions, keeping those held: a new slab of at least twice the
+// room (at most BlockSize), the cached keys and values copied over.
+func (c *KVCache) reserve(n int) {
+	if n <= c.room {
+		return
 	}
-	return &KVCache{Config: c, Precision: FP32, data: make([]float32, numbers)}
+	room := min(c.Config.BlockSize, max(n, 2*c.room, minRoom))
+	L, C := c.Config.Layers, c.Config.Channels
+	if c.Precision == BF16 {
+		old, oldRoom := c.data16, c.room
+		c.data16, c.room = make([]uint16, 2*L*room*C), room
+		for i := 0; i < 2*L; i++ { // each layer's keys, then its values
+			copy(c.data16[i*room*C:], old[i*oldRoom*C:i*oldRoom*C+c.n*C])
+		}
+		return
+	}
+	old, oldRoom := c.data, c.room
+	c.data, c.room = make([]float32, 2*L*room*C), room
+	for i := 0; i < 2*L; i++ {
+		copy(c.data[i*room*C:], old[i*oldRoom*C:i*oldRoom*C+c.n*C])
+	}
 }
 
 // Len is the number of positions in the cache.
@@ -37,9 +66,19 @@ func (c *KVCache) Len() int { return c.n }
 // Cap is the number of positions the cache can hold, the block size.
 func (c *KVCache) Cap() int { return c.Config.BlockSize }
 
-// Bytes is the memory the cache allocated: 2·L·BlockSize·C numbers of 4 bytes (FP32) or
-// 2 (BF16).
-func (c *KVCache) Bytes() int { return 4*len(c.data) + 2*len(c.data16) }
+// Bytes is the memory the cache takes when full: 2·L·BlockSize·C numbers of 4 bytes
+// (FP32) or 2 (BF16), CacheBytes(c.Config, BlockSize, 4 or 2).
+func (c *KVCache) Bytes() int {
+	size := 4
+	if c.Precision == BF16 {
+		size = 2
+	}
+	return CacheBytes(c.Config, c.Config.BlockSize, size)
+}
+
+// allocated is the memory the cache has made room in so far: Bytes once it has grown to
+// BlockSize positions.
+func (c *KVCache) allocated() int { return 4*len(c.data) + 2*len(c.data16) }
 
 // Reset empties the cache, keeping its memory.
 func (c *KVCache) Reset() { c.n = 0 }
@@ -73,7 +112,7 @@ func (c *KVCache) DropOldest(n int) error {
 
 // Layer returns the keys and values of layer l, each (Len, C) with the heads side by side
 // (head h in channels h·HS … (h+1)·HS-1). In FP32 they are views, which change as the
-// cache grows; in BF16 they are copies, widened to float32.
+// cache fills until it grows into a new slab; in BF16 they are copies, widened to float32.
 func (c *KVCache) Layer(l int) (k, v []float32) {
 	C := c.Config.Channels
 	if c.Precision == BF16 {
@@ -88,9 +127,9 @@ func (c *KVCache) Layer(l int) (k, v []float32) {
 	return k[: c.n*C : c.n*C], v[: c.n*C : c.n*C]
 }
 
-// full returns layer l's key and value slabs, (BlockSize, C) each (FP32).
+// full returns layer l's key and value slabs, (room, C) each (FP32).
 func (c *KVCache) full(l int) (k, v []float32) {
-	n := c.Config.BlockSize * c.Config.Channels
+	n := c.room * c.Config.Channels
 	k = c.data[2*l*n : (2*l+1)*n]
 	v = c.data[(2*l+1)*n : (2*l+2)*n]
 	return k, v
@@ -98,7 +137,7 @@ func (c *KVCache) full(l int) (k, v []float32) {
 
 // full16 is full for a BF16 cache.
 func (c *KVCache) full16(l int) (k, v []uint16) {
-	n := c.Config.BlockSize * c.Config.Channels
+	n := c.room * c.Config.Channels
 	k = c.data16[2*l*n : (2*l+1)*n]
 	v = c.data16[(2*l+1)*n : (2*l+2)*n]
 	return k, v
@@ -109,12 +148,20 @@ func (c *KVCache) full16(l int) (k, v []uint16) {
 // and returns the logits (V) of the last of them. Only the new positions are computed.
 // It is an error to push past c.Cap(), or an id outside the vocabulary.
 func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
-	cfg := m.Config
-	C, V := cfg.Channels, cfg.VocabSize
-	n, pos0 := len(ids), c.n
 	if err := m.checkCached("forward cached", c, ids); err != nil {
 		return nil, err
 	}
+	return m.forwardCached(make([]float32, m.Config.VocabSize), c, ids), nil
+}
+
+// forwardCached is ForwardCached on checked arguments, writing the logits into out (V) and
+// returning it: the Generator passes a buffer of its own, so that a decode step allocates
+// nothing.
+func (m *Model) forwardCached(out []float32, c *KVCache, ids []int) []float32 {
+	cfg := m.Config
+	C := cfg.Channels
+	n, pos0 := len(ids), c.n
+	c.reserve(pos0 + n)
 	a := m.cached
 	if a == nil || len(a.encoded) < n*C {
 		a = newActivations(cfg, 1, n, false)
@@ -129,9 +176,8 @@ func (m *Model) ForwardCached(c *KVCache, ids []int) ([]float32, error) {
 	x := r.forward(ids)
 	c.n += n
 
-	logits := make([]float32, V)
-	r.final(logits, a.lnf[:C], nil, nil, x[(n-1)*C:n*C], 1)
-	return logits, nil
+	r.final(out, a.lnf[:C], nil, nil, x[(n-1)*C:n*C], 1)
+	return out
 }
 
 // checkCached returns an error if ids cannot be pushed through m into c: a cache of

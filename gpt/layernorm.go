@@ -76,10 +76,18 @@ func layernormForward(out, mean, rstd, inp, weight, bias []float32, N, C int) {
 		r.layerNorm(-1, "ln_final.", out, mean, rstd, inp, weight, bias, N)
 		return
 	}
-	fast.Chunks(N, 64, func(lo, hi int) {
-		layernormRows(out, mean, rstd, inp, weight, bias, lo, hi, C)
-	})
+	lnRegion.Chunks(N, 64, lnArgs{out, mean, rstd, inp, weight, bias, C})
 }
+
+// lnArgs are layernormForward's operands; lnRegion normalises rows lo…hi-1.
+type lnArgs struct {
+	out, mean, rstd, inp, weight, bias []float32
+	C                                  int
+}
+
+var lnRegion = fast.Region[lnArgs]{Body: func(a *lnArgs, lo, hi int) {
+	layernormRows(a.out, a.mean, a.rstd, a.inp, a.weight, a.bias, lo, hi, a.C)
+}}
 
 // layernormRows is layernormForward's fast side on rows lo…hi-1.
 func layernormRows(out, mean, rstd, inp, weight, bias []float32, lo, hi, C int) {

@@ -2,7 +2,6 @@ package gpt
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"html"
 	"math"
@@ -206,12 +205,7 @@ func rankByLogit(dst []int, logits []float32, k int) []int {
 	if k <= 0 {
 		return dst[:0]
 	}
-	better := func(a, b int) int { // negative when a ranks before b
-		if c := cmp.Compare(logits[b], logits[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	}
+	better := func(a, b int) int { return ranksBefore(logits, a, b) }
 	if k*16 >= V { // a large share of the vocabulary: sort everything
 		dst = slices.Grow(dst[:0], V)[:V]
 		for i := range dst {
@@ -220,34 +214,51 @@ func rankByLogit(dst []int, logits []float32, k int) []int {
 		slices.SortFunc(dst, better)
 		return dst[:k]
 	}
-	// A few: keep the best k seen so far in a heap whose root is the worst of them.
-	h := &worstFirst{ids: dst[:0], better: better}
+	// A few: keep the best k seen so far in a heap whose root is the worst of them (written
+	// out rather than with container/heap, whose interface would cost an allocation a call).
+	h := dst[:0]
 	for id := 0; id < V; id++ {
-		if h.Len() < k {
-			heap.Push(h, id)
-		} else if logits[id] >= logits[h.ids[0]] && better(id, h.ids[0]) < 0 { // most fail the first test
-			h.ids[0] = id
-			heap.Fix(h, 0)
+		switch {
+		case len(h) < k:
+			h = append(h, id)
+			for i := len(h) - 1; i > 0 && ranksBefore(logits, h[(i-1)/2], h[i]) < 0; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i] // up while the parent ranks before it
+			}
+		case logits[id] >= logits[h[0]] && ranksBefore(logits, id, h[0]) < 0: // most fail the first test
+			h[0] = id
+			siftWorstFirst(h, logits)
 		}
 	}
-	slices.SortFunc(h.ids, better)
-	return h.ids
+	slices.SortFunc(h, better)
+	return h
 }
 
-// worstFirst is a heap of token ids whose root ranks last.
-type worstFirst struct {
-	ids    []int
-	better func(a, b int) int
+// ranksBefore is negative when token a ranks before token b: a higher logit, or the same
+// and a lower id.
+func ranksBefore(logits []float32, a, b int) int {
+	if c := cmp.Compare(logits[b], logits[a]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
 }
 
-func (h *worstFirst) Len() int           { return len(h.ids) }
-func (h *worstFirst) Less(i, j int) bool { return h.better(h.ids[i], h.ids[j]) > 0 }
-func (h *worstFirst) Swap(i, j int)      { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
-func (h *worstFirst) Push(x any)         { h.ids = append(h.ids, x.(int)) }
-func (h *worstFirst) Pop() any {
-	x := h.ids[len(h.ids)-1]
-	h.ids = h.ids[:len(h.ids)-1]
-	return x
+// siftWorstFirst moves the root of the heap h down until every parent ranks after its
+// children: the root is then the worst of h.
+func siftWorstFirst(h []int, logits []float32) {
+	for i := 0; ; {
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && ranksBefore(logits, h[worst], h[l]) < 0 {
+			worst = l
+		}
+		if r < len(h) && ranksBefore(logits, h[worst], h[r]) < 0 {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
 }
 
 // NucleusSize is how many of the most probable tokens it takes to hold at least p of the

@@ -2,6 +2,7 @@ package fast
 
 import (
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 )
@@ -60,65 +61,93 @@ func Attention(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 //	out    (n, C)
 //	qkv    (n, 3*C)        only q is read; k and v were copied into the cache
 //	kc, vc (pos0+n, C)     the layer's keys and values
+//
+// Each core takes a range of the (head, block of queries) tasks, with one scratch from a
+// pool, so that a decode step allocates nothing.
 func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) {
-	HS := C / NH
 	nBlocks := (n + QBlock - 1) / QBlock
-	scratch := make([][]float32, Workers())
-	For(NH*nBlocks, func(w, i int) {
+	cachedRegion.Chunks(NH*nBlocks, 1, cachedArgs{out: out, qkv: qkv, kc: kc, vc: vc,
+		n: n, pos0: pos0, C: C, NH: NH, bf16: bf16})
+}
+
+// cachedArgs are the operands of AttentionCached, or with kc16 and vc16 set of
+// AttentionCached16.
+type cachedArgs struct {
+	out, qkv, kc, vc []float32
+	kc16, vc16       []uint16
+	n, pos0, C, NH   int
+	bf16             bool
+}
+
+// cachedRegion runs the tasks lo…hi-1 of AttentionCached: task i is head i/nBlocks, block
+// of queries i%nBlocks.
+var cachedRegion = Region[cachedArgs]{Body: func(a *cachedArgs, lo, hi int) {
+	n, pos0, C := a.n, a.pos0, a.C
+	HS, nBlocks := C/a.NH, (n+QBlock-1)/QBlock
+	buf := getFloats(&cachedScratch, min(QBlock, n)*(pos0+n))
+	defer cachedScratch.Put(buf)
+	for i := lo; i < hi; i++ {
 		h, blk := i/nBlocks, i%nBlocks
-		if scratch[w] == nil {
-			scratch[w] = make([]float32, min(QBlock, n)*(pos0+n))
-		}
 		t0 := blk * QBlock
 		nq := min(QBlock, n-t0)
-		attendBlock(out[t0*C+h*HS:], C, nil, 0,
-			qkv[t0*3*C+h*HS:], 3*C,
-			kc[h*HS:], C,
-			vc[h*HS:], C,
-			nq, pos0+t0, HS, scratch[w], bf16)
-	})
-}
+		attendBlock(a.out[t0*C+h*HS:], C, nil, 0,
+			a.qkv[t0*3*C+h*HS:], 3*C,
+			a.kc[h*HS:], C,
+			a.vc[h*HS:], C,
+			nq, pos0+t0, HS, *buf, a.bf16)
+	}
+}}
+
+// cachedScratch holds the cached attention's scores (and, in BF16, widened keys and values)
+// from call to call.
+var cachedScratch sync.Pool
 
 // AttentionCached16 is AttentionCached over a BF16 model's cache: kc, vc (pos0+n, C) in
 // bfloat16, the scores and probabilities rounded as Attention's bf16 says. A single query
 // (the decode step) reads the keys and values with the bf16 gemv kernels (gemv16.go);
-// more (a prompt) widen each head's keys and values into a scratch first.
+// more (a prompt) widen each head's keys and values into a scratch first. Each core takes a
+// range of heads.
 func AttentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
-	HS := C / NH
-	m := pos0 + n
+	cached16Region.Chunks(NH, 1, cachedArgs{out: out, qkv: qkv, kc16: kc, vc16: vc,
+		n: n, pos0: pos0, C: C, NH: NH, bf16: true})
+}
+
+// cached16Region runs the heads lo…hi-1 of AttentionCached16.
+var cached16Region = Region[cachedArgs]{Body: func(a *cachedArgs, lo, hi int) {
+	n, pos0, C := a.n, a.pos0, a.C
+	HS, m := C/a.NH, pos0+n
 	scale := float32(1 / math.Sqrt(float64(HS)))
-	scratch := make([][]float32, Workers())
-	For(NH, func(w, h int) {
+	size := m
+	if n > 1 {
+		size = 2*m*HS + min(QBlock, n)*m
+	}
+	buf := getFloats(&cachedScratch, size)
+	defer cachedScratch.Put(buf)
+	for h := lo; h < hi; h++ {
 		if n == 1 {
-			if scratch[w] == nil {
-				scratch[w] = make([]float32, m)
-			}
-			s := scratch[w]
-			gemvDot16(s, qkv[h*HS:h*HS+HS], kc[h*HS:], C)
+			s := (*buf)[:m]
+			gemvDot16(s, a.qkv[h*HS:h*HS+HS], a.kc16[h*HS:], C)
 			roundScores(s, scale)
 			softmaxCausal(s, m)
 			RoundBF16(s)
-			o := out[h*HS : h*HS+HS]
+			o := a.out[h*HS : h*HS+HS]
 			clear(o)
-			gemvRows16(o, s, vc[h*HS:], C)
-			return
+			gemvRows16(o, s, a.vc16[h*HS:], C)
+			continue
 		}
-		if scratch[w] == nil {
-			scratch[w] = make([]float32, 2*m*HS+min(QBlock, n)*m)
-		}
-		k, v, s := scratch[w][:m*HS], scratch[w][m*HS:2*m*HS], scratch[w][2*m*HS:]
+		k, v, s := (*buf)[:m*HS], (*buf)[m*HS:2*m*HS], (*buf)[2*m*HS:]
 		for t := 0; t < m; t++ {
 			for i := 0; i < HS; i++ {
-				k[t*HS+i], v[t*HS+i] = widen(kc[t*C+h*HS+i]), widen(vc[t*C+h*HS+i])
+				k[t*HS+i], v[t*HS+i] = widen(a.kc16[t*C+h*HS+i]), widen(a.vc16[t*C+h*HS+i])
 			}
 		}
 		for t0 := 0; t0 < n; t0 += QBlock {
 			nq := min(QBlock, n-t0)
-			attendBlock(out[t0*C+h*HS:], C, nil, 0, qkv[t0*3*C+h*HS:], 3*C, k, HS, v, HS,
+			attendBlock(a.out[t0*C+h*HS:], C, nil, 0, a.qkv[t0*3*C+h*HS:], 3*C, k, HS, v, HS,
 				nq, pos0+t0, HS, s, true)
 		}
-	})
-}
+	}
+}}
 
 // attendBlock is the fused kernel for one head and nq consecutive queries, the first at
 // absolute position pos (keys and values start at position 0). Rows are strided:

@@ -36,10 +36,11 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 		panic("gpt/internal/fast: matmul16: weight slice too short")
 	}
 	switch {
-	case N > 1 && HasAVX512BF16:
+	case gemv16Rows(N):
+	case HasAVX512BF16:
 		dpGemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // dpbf16_amd64.go
 		return
-	case N > 1 && hasKernels():
+	case hasKernels():
 		sgemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return
 	}
@@ -50,11 +51,17 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 			clear(out[n*OC : (n+1)*OC])
 		}
 	}
-	if N == 1 {
-		gemvConv1D16(out, inp, w, C, OC) // gemv16.go
+	if gemv16Rows(N) {
+		gemvConv1D16(out, inp, w, N, C, OC) // gemv16.go
 		return
 	}
-	// A strip of rows of w (steps of the shared dimension) at a time, added into out.
+	matmulStrips16(out, inp, w, N, C, OC)
+}
+
+// matmulStrips16 adds inp (N, C)·w (C, OC) to out (N, OC) on this build's BLAS, a strip of
+// rows of w (steps of the shared dimension) widened at a time. (A function of its own:
+// MatmulForward16's out, captured by the closure, would move to the heap on every call.)
+func matmulStrips16(out, inp []float32, w []uint16, N, C, OC int) {
 	rows := max(1, min(C, stripFloats/OC))
 	buf := getFloats(&strip16, rows*OC)
 	defer strip16.Put(buf)
@@ -75,8 +82,8 @@ func Logits16(out []float32, ldo int, inp []float32, wte []uint16, N, C, V int) 
 		panic("gpt/internal/fast: logits16: token table too short")
 	}
 	switch {
-	case N == 1:
-		gemvLogits16(out, inp, wte, C, V) // gemv16.go
+	case gemv16Rows(N):
+		gemvLogits16(out, ldo, inp, wte, N, C, V) // gemv16.go
 		return
 	case HasAVX512BF16:
 		dpGemmBias16(true, N, V, C, inp, C, wte, C, nil, out, ldo)

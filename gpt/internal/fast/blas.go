@@ -42,7 +42,7 @@ func useBLAS(base blas.Float32, name string, splits bool) {
 //	bias (OC)      or nil
 func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	out = out[:N*OC]
-	if hasKernels() && N > 1 {
+	if hasKernels() && N > GemvMaxRows {
 		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return
 	}
@@ -55,13 +55,20 @@ func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	if bias != nil {
 		beta = 1
 	}
-	if N == 1 {
+	if N == 1 || hasKernels() { // a few rows: hasKernels took more above
 		if bias == nil {
 			clear(out)
 		}
-		gemvConv1D(out, inp, w, C, OC) // gemv.go
+		gemvConv1D(out, inp, w, N, C, OC) // gemv.go
 		return
 	}
+	gemmBLAS(out, inp, w, beta, N, C, OC)
+}
+
+// gemmBLAS sets out (N, OC) to inp (N, C)·w (C, OC) + beta·out on this build's BLAS, split
+// over the cores (gemmSplit). (A function of its own: MatmulForward's out, captured by the
+// closure, would move to the heap on every call, the one-row ones too.)
+func gemmBLAS(out, inp, w []float32, beta float32, N, C, OC int) {
 	gemmSplit(N, OC, func(r0, r1, c0, c1 int) {
 		impl.Sgemm(blas.NoTrans, blas.NoTrans, r1-r0, c1-c0, C,
 			1, inp[r0*C:], C, w[c0:], OC, beta, out[r0*OC+c0:], OC)
@@ -75,8 +82,8 @@ func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 //	inp (N, C)
 //	wte (V, C)
 func Logits(out []float32, ldo int, inp, wte []float32, N, C, V int) {
-	if N == 1 {
-		gemvLogits(out, inp, wte, C, V) // gemv.go
+	if N == 1 || N <= GemvMaxRows && hasKernels() {
+		gemvLogits(out, ldo, inp, wte, N, C, V) // gemv.go
 		return
 	}
 	gemmSplit(N, V, func(r0, r1, c0, c1 int) {

@@ -62,8 +62,13 @@ var geluScale = float32(math.Sqrt(2 / math.Pi))
 // float32 exponential per element, eight at a time in one pass with AVX2 (geluAVX2 in
 // exp_amd64.s), split over the cores. out and inp must not overlap.
 func Gelu(out, inp []float32, N int) {
-	Chunks(N, 1<<14, func(lo, hi int) { geluRange(out[lo:hi], inp[lo:hi]) })
+	geluRegion.Chunks(N, 1<<14, geluArgs{out, inp})
 }
+
+// geluArgs are Gelu's operands; geluRegion applies it to elements lo…hi-1.
+type geluArgs struct{ out, inp []float32 }
+
+var geluRegion = Region[geluArgs]{Body: func(a *geluArgs, lo, hi int) { geluRange(a.out[lo:hi], a.inp[lo:hi]) }}
 
 // geluGo is Gelu's formula one element at a time.
 func geluGo(out, inp []float32) {

@@ -2,6 +2,7 @@ package fast
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -18,16 +19,18 @@ import (
 func widen(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
 
 // gemvConv1D16 is gemvConv1D with w (C, OC) in bfloat16.
-func gemvConv1D16(y, x []float32, w []uint16, C, OC int) {
-	splitConv1D(y, C, OC, func(dst []float32, lo, hi int) { gemvRows16(dst, x[lo:hi], w[lo*OC:], OC) })
+func gemvConv1D16(y, x []float32, w []uint16, N, C, OC int) {
+	splitConv1D(conv1DArgs{y: y, x: x, w16: w, N: N, C: C, OC: OC})
 }
 
 // gemvLogits16 is gemvLogits with wte (V, C) in bfloat16.
-func gemvLogits16(y, x []float32, wte []uint16, C, V int) {
-	Chunks(V, 1024, func(lo, hi int) {
-		gemvDot16(y[lo:hi], x[:C], wte[lo*C:], C)
-	})
+func gemvLogits16(y []float32, ldy int, x []float32, wte []uint16, N, C, V int) {
+	logitsRegion.Chunks(V, 1024, logitsArgs{y: y, ldy: ldy, x: x, wte16: wte, N: N, C: C})
 }
+
+// gemv16Rows says whether a bf16 product of N rows runs on the one-row kernels: one row, or
+// up to GemvMaxRows where they have vector kernels (gemv16_amd64.s).
+func gemv16Rows(N int) bool { return N == 1 || N <= GemvMaxRows && HasAVX2 }
 
 // gemvRows16 adds Σ_i x[i]·widen(w[i·ldw : i·ldw+len(y)]) to y (x rounded to bfloat16
 // first where it runs on VDPBF16PS).
@@ -149,7 +152,7 @@ func gemvDot16DP(y, x []float32, w []uint16, ldw int) {
 func bfloat16s(x []float32) *[]uint16 {
 	p, ok := halves.Get().(*[]uint16)
 	if !ok || cap(*p) < len(x) {
-		s := make([]uint16, len(x))
+		s := make([]uint16, len(x), 1<<bits.Len(uint(len(x)))) // as getFloats
 		p = &s
 	}
 	*p = (*p)[:len(x)]

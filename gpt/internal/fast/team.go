@@ -1,6 +1,7 @@
 package fast
 
 import (
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -25,35 +26,36 @@ import (
 // spinFor is how long a helper stays awake after its last part.
 const spinFor = time.Millisecond
 
-// runWorkers calls fn(0) … fn(n-1) concurrently, fn(0) on this goroutine, and returns when
-// every call has returned.
-func runWorkers(n int, fn func(k int)) {
-	if n <= 1 {
-		fn(0)
+// runChunks calls fn(n·k/w, n·(k+1)/w) for k = 0 … w-1 concurrently, k = 0 on this
+// goroutine, and returns when every call has returned. The team's parts are fn and a range,
+// not a closure made per part, so that a region on the team allocates nothing (see Region).
+func runChunks(n, w int, fn func(lo, hi int)) {
+	if w <= 1 {
+		fn(0, n)
 		return
 	}
 	helpers := theTeam()
-	if n-1 > len(helpers) || !teamBusy.TryLock() {
+	if w-1 > len(helpers) || !teamBusy.TryLock() {
 		// More parts than cores, or another region holds the team (regions running from
 		// several goroutines at once, or one inside another): plain goroutines.
 		var wg sync.WaitGroup
-		for k := 1; k < n; k++ {
+		for k := 1; k < w; k++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				fn(k)
+				fn(n*k/w, n*(k+1)/w)
 			}()
 		}
-		fn(0)
+		fn(0, n/w)
 		wg.Wait()
 		return
 	}
 	defer teamBusy.Unlock()
-	for k := 1; k < n; k++ {
-		helpers[k-1].start(func() { fn(k) })
+	for k := 1; k < w; k++ {
+		helpers[k-1].start(fn, n*k/w, n*(k+1)/w)
 	}
-	fn(0)
-	for k := 1; k < n; k++ {
+	fn(0, n/w)
+	for k := 1; k < w; k++ {
 		helpers[k-1].finish()
 	}
 }
@@ -78,16 +80,17 @@ func theTeam() []*helper {
 	return team
 }
 
-// A helper runs one part at a time. start publishes a part by storing it and then bumping
-// posted to its number; whoever moves claimed up to that number first runs it — the helper,
-// or the poster in finish — and the helper sets done to it when it has run it. A helper that
-// found nothing to do for spinFor says it is asleep and blocks on wake; start checks asleep
-// after posting, and the helper checks posted again after saying it is asleep, so one of them
-// always notices the other (the atomics are sequentially consistent). part is written only by
-// start, before posted, and read only by its claimer, before done: the next start waits for
-// both.
+// A helper runs one part at a time, fn(lo, hi). start publishes a part by storing it and
+// then bumping posted to its number; whoever moves claimed up to that number first runs it —
+// the helper, or the poster in finish — and the helper sets done to it when it has run it. A
+// helper that found nothing to do for spinFor says it is asleep and blocks on wake; start
+// checks asleep after posting, and the helper checks posted again after saying it is asleep,
+// so one of them always notices the other (the atomics are sequentially consistent). part,
+// lo and hi are written only by start, before posted, and read only by its claimer, before
+// done: the next start waits for both.
 type helper struct {
-	part    func()
+	part    func(lo, hi int)
+	lo, hi  int
 	posted  atomic.Uint64
 	claimed atomic.Uint64
 	done    atomic.Uint64
@@ -95,8 +98,8 @@ type helper struct {
 	wake    chan struct{}
 }
 
-func (h *helper) start(part func()) {
-	h.part = part
+func (h *helper) start(part func(lo, hi int), lo, hi int) {
+	h.part, h.lo, h.hi = part, lo, hi
 	h.posted.Add(1)
 	if h.asleep.Load() {
 		select {
@@ -113,7 +116,7 @@ func (h *helper) finish() {
 	if h.claimed.CompareAndSwap(n-1, n) {
 		part := h.part
 		h.part = nil
-		part()
+		part(h.lo, h.hi)
 		return
 	}
 	for i := 0; h.done.Load() != n; i++ {
@@ -141,7 +144,7 @@ func (h *helper) loop() {
 		}
 		part := h.part
 		h.part = nil
-		part()
+		part(h.lo, h.hi)
 		h.done.Store(seen)
 	}
 }
@@ -155,13 +158,15 @@ func (h *helper) sleep(seen uint64) {
 	h.asleep.Store(false)
 }
 
-// getFloats takes a slice of at least n floats from pool (contents undefined).
+// getFloats takes a slice of n floats from pool (contents undefined). A new one has room
+// for the next power of two, so that a size that grows a little at a time (the cached
+// attention's scores, one more key a step) allocates only when it doubles.
 func getFloats(pool *sync.Pool, n int) *[]float32 {
 	if p, ok := pool.Get().(*[]float32); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
-	s := make([]float32, n)
+	s := make([]float32, n, 1<<bits.Len(uint(max(n, 1)-1)))
 	return &s
 }
 
@@ -179,7 +184,7 @@ func Chunks(n, minChunk int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	runWorkers(w, func(i int) { fn(n*i/w, n*(i+1)/w) })
+	runChunks(n, w, fn)
 }
 
 // For runs fn(worker, i) for every i in [0, n), handing indices to one goroutine per core;
@@ -197,7 +202,7 @@ func For(n int, fn func(worker, i int)) {
 	}
 	var mu sync.Mutex
 	next := 0
-	work := func(k int) {
+	work := func(k, _ int) {
 		for {
 			mu.Lock()
 			i := next
@@ -209,5 +214,50 @@ func For(n int, fn func(worker, i int)) {
 			fn(k, i)
 		}
 	}
-	runWorkers(w, work)
+	runChunks(w, w, work)
+}
+
+// A Region is a parallel region that allocates nothing when it runs: a cached decode step
+// runs some sixty, and a closure handed to the team escapes to the heap, one allocation
+// per region — garbage for every token. A Region's Body is a plain function of its
+// arguments, held in a struct A, and of a range; the closure that calls it on the team is
+// made once per task and the tasks are pooled.
+//
+//	var addRegion = fast.Region[addArgs]{Body: func(a *addArgs, lo, hi int) { … }}
+//	addRegion.Chunks(N, 1<<16, addArgs{out, x, y})
+type Region[A any] struct {
+	Body  func(a *A, lo, hi int)
+	tasks sync.Pool // of *regionTask[A]
+}
+
+// regionTask is one running region: its arguments and the closure the team calls.
+type regionTask[A any] struct {
+	args A
+	fn   func(lo, hi int) // Body on args, made once
+}
+
+// Chunks runs Body over [0, n) with args, split as Chunks splits it.
+func (r *Region[A]) Chunks(n, minChunk int, args A) {
+	r.run(n, min(Workers(), n/minChunk), args)
+}
+
+// Parts runs Body(args, k, k+1) for k = 0 … w-1 concurrently: w parts the body tells apart
+// by k.
+func (r *Region[A]) Parts(w int, args A) {
+	r.run(max(w, 1), w, args)
+}
+
+// run calls Body on args over [0, n) in w chunks. The arguments go to a pooled task even
+// for one chunk: a pointer handed to a func value escapes, so &args would be an allocation.
+func (r *Region[A]) run(n, w int, args A) {
+	t, _ := r.tasks.Get().(*regionTask[A])
+	if t == nil {
+		t = new(regionTask[A])
+		t.fn = func(lo, hi int) { r.Body(&t.args, lo, hi) }
+	}
+	t.args = args
+	runChunks(n, w, t.fn)
+	var zero A
+	t.args = zero // keep none of the caller's slices alive in the pool
+	r.tasks.Put(t)
 }

@@ -55,7 +55,7 @@ func TestTeamHelperWithoutACore(t *testing.T) {
 	h := &helper{wake: make(chan struct{}, 1)} // its loop is not running yet
 	ran := 0
 	for range 3 {
-		h.start(func() { ran++ })
+		h.start(func(_, _ int) { ran++ }, 0, 1)
 		h.finish()
 	}
 	if ran != 3 {
@@ -66,7 +66,7 @@ func TestTeamHelperWithoutACore(t *testing.T) {
 		if i%500 == 0 {
 			time.Sleep(2 * spinFor) // let it fall asleep now and then
 		}
-		h.start(func() { ran++ })
+		h.start(func(_, _ int) { ran++ }, 0, 1)
 		h.finish()
 	}
 	if ran != 2003 {
