@@ -34,6 +34,9 @@ type Options struct {
 	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
 	// calls one does not compile. Off, as for practice, answers may call the library.
 	Exam bool
+	// Out is where the report is written, each submission's rows as it ends (journal.go): a
+	// rerun into the same Out grades only what it did not. "": nothing is written.
+	Out string
 	// reserved is Reserved's list when Exam is set, for the kernel (GPTNOTES_RESERVED).
 	reserved []string
 }
@@ -54,7 +57,11 @@ type Result struct {
 	Steps    []RanStep // every cell, with what it showed
 	Grades   []Grade   // one per check of the original, in the original's order
 	Stopped  string    // why the run ended before its last cell, "" when it did not
-	Elapsed  time.Duration
+	// Notes are the summary's words on the grades: a check cell changed, a check stopped by a
+	// limit or failing to compile ("ex03-param-count: this check cell was changed").
+	Notes   []string
+	Elapsed time.Duration
+	Before  bool // graded by an earlier run into the same directory (journal.go); no Steps
 }
 
 // A RanStep is a Step after the run.
@@ -122,7 +129,24 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 	for _, k := range checks { // Plan runs each check once
 		r.Grades = append(r.Grades, byID[k.ID])
 	}
+	r.Notes = notes(r.Steps)
 	return r
+}
+
+// notes are the summary's notes on the checks of a run: each one whose cell the student changed
+// or deleted, and each one stopped by a limit or failing to compile.
+func notes(steps []RanStep) []string {
+	var out []string
+	for _, s := range steps {
+		switch g := s.Grade; {
+		case s.Note != "":
+			out = append(out, s.Check.ID+": "+strings.SplitN(s.Note, ":", 2)[0])
+		case g != nil && !g.Passed && s.Ran && !strings.HasPrefix(g.Message, "not yet: "):
+			// stopped by the time or memory limit, or failing to compile
+			out = append(out, g.Exercise+": "+strings.SplitN(g.Message, ";", 2)[0])
+		}
+	}
+	return out
 }
 
 // readSubmission reads a submission that is a regular file, not a symbolic link: a link

@@ -245,40 +245,72 @@ def test_frame_bomb_harms_no_one(tmp_path):
     assert got == {"alice": 13, "bomb": 0}, (got, stderr)
 
 
+def children(pid):
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out += [int(c) for c in f.read().split()]
+    return out
+
+
+def alive(pids):
+    def running(p):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+    return [p for p in pids if running(p)]
+
+
 @pytest.mark.skipif(not FULL, reason="in make test-hostile only")
-def test_kernels_die_with_the_grader(tmp_path):
-    """A grader killed with SIGKILL leaves no kernel behind (Linux's parent-death signal)."""
+def test_grader_killed_then_rerun(tmp_path):
+    """A grader killed with SIGKILL while a submission loops: no kernel outlives it (Linux's
+    parent-death signal), the rows of alice, graded before the looper, are written already, and a
+    rerun into the same --out grades the looper alone."""
     import signal
     import time
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
     (tmp_path / "looper.ipynb").write_text(json.dumps(with_cell("for {\n}")))
-    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(tmp_path / "grades"),
-                               "--timeout-cell", "5m", "--jobs", "1", str(tmp_path / "looper.ipynb")],
+    subs = [str(tmp_path / "alice.ipynb"), str(tmp_path / "looper.ipynb")]
+    out = tmp_path / "grades"
+    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(out),
+                               "--timeout-cell", "5m", "--jobs", "1", *subs],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def children(pid):
-        out = []
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(c) for c in f.read().split()]
-        return out
-
-    deadline = time.time() + 120
+    deadline = time.time() + 300
+    rows = []
+    while time.time() < deadline and not any(r["student"] == "alice" for r in rows):
+        time.sleep(0.5)
+        if (out / "grades.csv").exists():
+            with open(out / "grades.csv", newline="") as f:
+                rows = list(csv.DictReader(f))
+    assert totals(rows) == {"alice": 13}, rows  # alice's rows, before the looper ends
+    assert (out / "feedback" / "alice.html").exists()
     kernels = []
     while not kernels and time.time() < deadline:
         time.sleep(0.5)
         kernels = children(grader.pid)
-    assert kernels, "no kernel started"
-    time.sleep(3)  # the kernel runs the endless cell
+    assert kernels, "no kernel started for the looper"
+    time.sleep(3)  # the looper's kernel runs the endless cell
     grader.send_signal(signal.SIGKILL)
     grader.wait()
     deadline = time.time() + 10
-    alive = kernels
-    while alive and time.time() < deadline:
+    left = alive(kernels)
+    while left and time.time() < deadline:
         time.sleep(0.2)
-        alive = [k for k in kernels if os.path.exists(f"/proc/{k}") and "Z" not in open(f"/proc/{k}/stat").read().split()[2]]
-    for k in alive:
+        left = alive(kernels)
+    for k in left:
         os.kill(k, signal.SIGKILL)
-    assert not alive, "kernels outlived the grader"
+    assert not left, "kernels outlived the grader"
+
+    start = time.time()
+    r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "2s",
+                        "--jobs", "1", *subs], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "alice: 13/13 points, graded before (graded.jsonl)" in r.stderr, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        assert totals(list(csv.DictReader(f))) == {"alice": 13, "looper": 0}, r.stderr
+    print(f"rerun: {time.time() - start:.1f} s")
 
 
 # A hundred endless cells: at --timeout-cell 2s each they would hold the grader 200 s; the
