@@ -4,8 +4,10 @@ still score 0, and the records must stay one unique, escaped row set per student
 submissions that attack the grader or the others (issue 47): the grader exits 0 with every
 grade written and the student graded beside keeps full marks.
 
-The short form (make test) grades the cheats marked True, the frame bomb and the records;
-`make test-hostile` sets GPTNOTES_HOSTILE=all and runs every one. The docs' threat model (docs/grading.md) lists each
+The short form (make test) grades the cheats marked True, and the records with issue 47's
+attacks beside them in one run (the frame bomb, the endless recursion); `make test-hostile` sets
+GPTNOTES_HOSTILE=all and runs every one (the killed grader and its rerun, the time budget and
+output caps, the library calls, every cheat). The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
 import csv
 import json
@@ -84,11 +86,11 @@ LIBRARY_METHODS = {
 }
 
 
-def grade(tmp, subs, *flags):
+def grade(tmp, subs, *flags, env=None):
     out = tmp / "grades"
     r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "30s",
                         "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
-                       capture_output=True, text=True, timeout=900)
+                       capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stderr
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -152,7 +154,9 @@ def test_library_calls(tmp_path, exam):
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
     """Submissions whose names and files are the attack: colliding names, a formula and HTML in
-    a name, a symbolic link to the teacher's solutions, metadata of the wrong type."""
+    a name, a symbolic link to the teacher's solutions, metadata of the wrong type; and, graded
+    in the same run beside a/alice (full marks), those that attack the grader or the others
+    (issue 47: attack_submissions), with the model in a folder of the teacher's."""
     tmp = tmp_path_factory.mktemp("records")
     subs = tmp / "submissions"
     for d in ["a", "b"]:
@@ -168,18 +172,26 @@ def records(tmp_path_factory):
     cells_by_id(odd)["ex03-param-count"]["metadata"]["nbgrader"]["points"] = "1"  # a string
     odd["cells"][1]["metadata"]["nbgrader"] = "not an object"  # the setup cell
     files["odd-metadata.ipynb"] = odd
+    files.update(attack_submissions())
     for name, nb in files.items():
         (subs / name).write_text(json.dumps(nb))
     (tmp / "teacher").mkdir()
     (tmp / "teacher" / "solutions.ipynb").write_text((NOTEBOOKS / "07-exercises-solutions.ipynb").read_text())
     (subs / "linked.ipynb").symlink_to(tmp / "teacher" / "solutions.ipynb")
+    teacher = tmp / "course"  # the model, and the teacher's files beside it
+    teacher.mkdir()
+    for name in ["gopher.safetensors", "gopher.tok"]:
+        (teacher / name).write_bytes((ROOT / "testdata" / name).read_bytes())
+    (teacher / "solutions.txt").write_text("TEACHER-SECRET-47")
+    env = {k: v for k, v in os.environ.items() if k != "GPT2_WEIGHTS"}
+    env["GPTNOTES_MODEL"] = str(teacher / "gopher.safetensors")
     paths = sorted(subs.rglob("*.ipynb"))
-    rows, out, stderr = grade(tmp, paths)
-    return rows, out, stderr
+    rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env)
+    return rows, out, stderr, teacher
 
 
 def test_names_are_unique_and_stable(records):
-    rows, out, _ = records
+    rows, out, _, _ = records
     got = totals(rows)
     assert got["a/alice"] == 13 and got["b/alice"] == 0 and got["alice-2"] == 0, got
     assert len(rows) == len(got) * len(CHECKS)
@@ -189,27 +201,27 @@ def test_names_are_unique_and_stable(records):
 
 
 def test_csv_has_no_formula(records):
-    rows, out, _ = records
+    rows, out, _, _ = records
     for row in rows:
         for v in row.values():
             assert v[:1] not in ("=", "+", "-", "@", "\t", "\r"), row
 
 
 def test_summary_has_no_html(records):
-    _, out, _ = records
+    _, out, _, _ = records
     summary = (out / "summary.md").read_text()
     assert "<img" not in summary, summary
     assert "&lt;img src=x onerror=alert(1)&gt;" in summary
 
 
 def test_symlink_is_not_graded(records):
-    rows, _, stderr = records
+    rows, _, stderr, _ = records
     linked = [r for r in rows if r["student"] == "linked"]
     assert linked and all(float(r["points"]) == 0 and "symbolic link" in r["message"] for r in linked), linked
 
 
 def test_odd_metadata_is_graded(records):
-    rows, _, stderr = records
+    rows, _, stderr, _ = records
     got = {r["exercise"]: r for r in rows if r["student"] == "odd-metadata"}
     assert sum(float(r["points"]) for r in got.values()) == 13, (got, stderr)
     assert "nbgrader metadata" in got["ex03-param-count"]["message"], got["ex03-param-count"]
@@ -235,14 +247,38 @@ for _, e := range ents {
 }"""
 
 
-def test_frame_bomb_harms_no_one(tmp_path):
+# An answer that recurses without end: under --memory 2GiB the stack would reach Go's 1 GB
+# maximum, which ends the process, before the memory guard stopped it.
+DEEP = {"ex03-param-count-answer": """func paramCount(cfg gpt.Config) int {
+	return paramCount(cfg) + 1
+}"""}
+
+
+def attack_submissions():
+    """The submissions of issue 47's cases that run in make test's short form, by file name."""
+    deep = blank()
+    for gid, cell in cells_by_id(deep).items():
+        cell["source"] = DEEP.get(gid, cell["source"])
+    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep}
+
+
+def test_frame_bomb_harms_no_one(records):
     """The grader reads the bomb's frames without allocating what they claim: it exits 0 with
     every row written, and the student graded beside keeps full marks."""
-    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
-    (tmp_path / "bomb.ipynb").write_text(json.dumps(with_cell(FRAME_BOMB)))
-    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "bomb.ipynb"])
+    rows, _, stderr, _ = records
     got = totals(rows)
-    assert got == {"alice": 13, "bomb": 0}, (got, stderr)
+    assert got["a/alice"] == 13 and got["bomb"] == 0, (got, stderr)
+
+
+def test_recursion_is_stopped(records):
+    """The recursion fails its check with an error that names it; the kernel goes on, so the
+    checks after it run (and fail as the blank's do, "not yet")."""
+    rows, _, stderr, _ = records
+    got = {r["exercise"]: r["message"] for r in rows if r["student"] == "deep"}
+    assert "stack overflow (recursion too deep)" in got["ex03-param-count"], (got, stderr)
+    later = [m for e, m in got.items() if e >= "ex04"]
+    assert later and all(m.startswith("not yet: ") for m in later), got
+    assert totals(rows)["a/alice"] == 13, stderr
 
 
 def children(pid):
