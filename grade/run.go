@@ -203,6 +203,11 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 		return "the kernel did not start: " + p.why(err)
 	}
 	defer c.Close()
+	// The kernel read the connection file before it listened, and no cell has run: the file,
+	// with the key that signs the grader's messages, goes before the submission can read it.
+	if err := os.Remove(connPath); err != nil {
+		return "grade: " + err.Error()
+	}
 
 	var deadline time.Time
 	if opts.NotebookTimeout > 0 {

@@ -5,7 +5,8 @@ submissions that attack the grader or the others (issue 47): the grader exits 0 
 grade written and the student graded beside keeps full marks.
 
 The short form (make test) grades the cheats marked True, and the records with issue 47's
-attacks beside them in one run (the frame bomb, the endless recursion); `make test-hostile` sets
+attacks beside them in one run (the frame bomb, the endless recursion, the model's neighbour and
+the connection file); `make test-hostile` sets
 GPTNOTES_HOSTILE=all and runs every one (the killed grader and its rerun, the time budget and
 output caps, the library calls, every cheat). The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
@@ -254,12 +255,32 @@ DEEP = {"ex03-param-count-answer": """func paramCount(cfg gpt.Config) int {
 }"""}
 
 
+# What the teacher keeps beside the model (GPTNOTES_MODEL=~/course/gopher.safetensors), and the
+# grader's connection file with the key that signs its messages (the kernel's last argument).
+SNOOP_MODEL = """import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+weights := os.Getenv("GPTNOTES_MODEL")
+cmdline, _ := os.ReadFile("/proc/self/cmdline")
+args := strings.Split(strings.TrimRight(string(cmdline), "\\x00"), "\\x00")
+for _, p := range []string{weights, filepath.Join(filepath.Dir(weights), "solutions.txt"), args[len(args)-1]} {
+	data, err := os.ReadFile(p)
+	fmt.Printf("read %s: %d bytes, %v\\n", filepath.Base(p), len(data), err)
+	if len(data) < 1000 {
+		fmt.Printf("%s\\n", data)
+	}
+}"""
+
+
 def attack_submissions():
     """The submissions of issue 47's cases that run in make test's short form, by file name."""
     deep = blank()
     for gid, cell in cells_by_id(deep).items():
         cell["source"] = DEEP.get(gid, cell["source"])
-    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep}
+    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL)}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -279,6 +300,21 @@ def test_recursion_is_stopped(records):
     later = [m for e, m in got.items() if e >= "ex04"]
     assert later and all(m.startswith("not yet: ") for m in later), got
     assert totals(rows)["a/alice"] == 13, stderr
+
+
+def test_model_folder_and_key_out_of_reach(records):
+    """The sandbox reads the model's own files (alice's setup cell loads it: full marks), not
+    what lies beside them; the connection file is gone before the first cell runs."""
+    rows, out, stderr, teacher = records
+    if "not confined" in stderr:
+        pytest.skip("Landlock is not available here: " + stderr)
+    assert totals(rows)["a/alice"] == 13, stderr
+    page = (out / "feedback" / "snoop.html").read_text()
+    size = (teacher / "gopher.safetensors").stat().st_size
+    assert f"read gopher.safetensors: {size} bytes, &lt;nil&gt;" in page, page
+    assert "read solutions.txt: 0 bytes, open " in page and "permission denied" in page, page
+    assert "read kernel.json: 0 bytes, open " in page and "no such file or directory" in page, page
+    assert "TEACHER-SECRET-47" not in page and '"key"' not in page, page
 
 
 def children(pid):
