@@ -23,6 +23,7 @@
 // with the original checks), verdict.go (how a check's pass is known), run.go (one submission
 // on one kernel), proc.go (the kernel's
 // process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
+// limits_linux.go and tree_linux.go (the limits of what a kernel starts, and its end),
 // grade.go (all submissions, in parallel), journal.go (the report as each ends, and reruns),
 // report.go (grades.csv, summary.md, feedback/*.html).
 //

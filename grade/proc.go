@@ -13,6 +13,10 @@ import (
 	"time"
 )
 
+// MaxFileSize is the largest file a confined kernel, or a program it starts, may write: past it
+// the write fails with "file too large" (Linux's RLIMIT_FSIZE, set by LimitProcesses).
+const MaxFileSize = 256 << 20
+
 // A proc is one kernel process.
 type proc struct {
 	cmd    *exec.Cmd
@@ -86,14 +90,17 @@ func (p *proc) why(err error) string {
 	return msg
 }
 
-// kill ends the kernel and its group at once, giving why as the cause.
+// kill ends the kernel, the programs it started and its group at once, giving why as the cause.
 func (p *proc) kill(why string) {
 	p.cancel(errors.New(why))
+	killDescendants(p.cmd.Process.Pid)
 	killGroup(p.cmd)
 }
 
-// stop asks the kernel to end (SIGTERM), then kills its group, and waits for it.
+// stop kills the programs the kernel started, wherever they went (a new session: setsid),
+// asks the kernel to end (SIGTERM), then kills its group, and waits for it.
 func (p *proc) stop() {
+	killDescendants(p.cmd.Process.Pid)
 	terminate(p.cmd)
 	select {
 	case <-p.exited:
@@ -103,9 +110,9 @@ func (p *proc) stop() {
 	<-p.exited
 }
 
-// watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set
-// passes hard (twice the limit) is killed. Where the system does not say (no /proc), it does
-// nothing.
+// watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set,
+// with those of the programs it started, passes hard (twice the limit) is killed. Where the
+// system does not say (no /proc), it does nothing.
 func (p *proc) watchMemory(hard int64) {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
@@ -114,8 +121,12 @@ func (p *proc) watchMemory(hard int64) {
 		case <-p.exited:
 			return
 		case <-t.C:
-			if rss := residentSet(p.cmd.Process.Pid); rss > hard {
-				p.kill(fmt.Sprintf("held %d MiB, past twice its memory limit: the kernel was killed", rss>>20))
+			rss := residentSet(p.cmd.Process.Pid)
+			for _, d := range descendants(p.cmd.Process.Pid) {
+				rss += residentSet(d)
+			}
+			if rss > hard {
+				p.kill(fmt.Sprintf("held %d MiB with the programs it started, past twice its memory limit: the kernel was killed", rss>>20))
 				return
 			}
 		}

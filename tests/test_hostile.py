@@ -6,7 +6,7 @@ grade written and the student graded beside keeps full marks.
 
 The short form (make test) grades the cheats marked True, and the records with issue 47's
 attacks beside them in one run (the frame bomb, the endless recursion, the model's neighbour and
-the connection file); `make test-hostile` sets
+the connection file, the escaping program and the large file); `make test-hostile` sets
 GPTNOTES_HOSTILE=all and runs every one (the killed grader and its rerun, the time budget and
 output caps, the library calls, every cheat). The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
@@ -275,12 +275,41 @@ for _, p := range []string{weights, filepath.Join(filepath.Dir(weights), "soluti
 }"""
 
 
+# A program that leaves the kernel's process group and its parent (setsid -f), and a file
+# written past the file-size limit (256 MiB: grade.MaxFileSize).
+ESCAPE = """import (
+	"os"
+	"os/exec"
+)
+
+err := exec.Command("setsid", "-f", "sleep", "347").Run() // no pipes: they would wait for the sleep
+fmt.Println("setsid:", err)
+f, _ := os.Create("big")
+_, err = f.WriteAt([]byte("x"), 300<<20)
+fmt.Println("write at 300 MiB:", err)
+f.Close()"""
+
+
+def sleepers():
+    """The processes running `sleep 347`, ESCAPE's."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if f.read() == b"sleep\0347\0":
+                    found.append(int(pid))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    return found
+
+
 def attack_submissions():
     """The submissions of issue 47's cases that run in make test's short form, by file name."""
     deep = blank()
     for gid, cell in cells_by_id(deep).items():
         cell["source"] = DEEP.get(gid, cell["source"])
-    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL)}
+    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
+            "escape.ipynb": with_cell(ESCAPE)}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -315,6 +344,20 @@ def test_model_folder_and_key_out_of_reach(records):
     assert "read solutions.txt: 0 bytes, open " in page and "permission denied" in page, page
     assert "read kernel.json: 0 bytes, open " in page and "no such file or directory" in page, page
     assert "TEACHER-SECRET-47" not in page and '"key"' not in page, page
+
+
+def test_programs_started_end_with_the_kernel(records):
+    """The program that left its process group is gone once the grading ends (the kernel is its
+    subreaper, the grader kills the kernel's descendants), and the file past 256 MiB is refused."""
+    rows, out, stderr, _ = records
+    assert totals(rows)["a/alice"] == 13, stderr
+    page = (out / "feedback" / "escape.html").read_text()
+    assert "setsid: &lt;nil&gt;" in page, page  # it did start
+    assert "write at 300 MiB: write big: file too large" in page, page
+    left = sleepers()
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, "sleep 347 outlived the grading"
 
 
 def children(pid):

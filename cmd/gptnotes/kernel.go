@@ -42,6 +42,7 @@ func runKernel(args []string) error {
 	// it instead of an interrupt_request); SIGTERM ends the kernel.
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	ignoreFileSizeSignal()
 
 	e, err := engine.New()
 	if err != nil {
@@ -104,6 +105,11 @@ func execConfined(dirs []string, connFile string) error {
 		return err
 	}
 	if err := grade.Confine(dirs, append(modelFiles(), exe)); err != nil {
+		return err
+	}
+	// Files of grade.MaxFileSize at most, no core files, and the subreaper of what it starts,
+	// so that the grader finds every one of them (grade.LimitProcesses).
+	if err := grade.LimitProcesses(grade.MaxFileSize, 0); err != nil {
 		return err
 	}
 	return syscall.Exec(exe, []string{exe, "kernel", connFile}, os.Environ())
