@@ -13,7 +13,9 @@ import (
 // against, opts.Jobs at a time, and returns their results in the order of paths. It writes a
 // line per submission to log (nil: none) and, with opts.Out, its rows, summary line and
 // feedback page to the report (Write's files) as each ends; a submission an earlier run into
-// opts.Out graded, unchanged since, against the same original, is not run again. Only the
+// opts.Out graded, unchanged since, against the same original, is not run again. On Linux it
+// makes this process the subreaper of its kernels' descendants (what a kernel that ended on
+// its own leaves is killed when it ends). Only the
 // original failing to read, having no checks, or the report failing to write is an error: a
 // submission that fails is graded as failing.
 func Run(ctx context.Context, opts Options, against string, paths []string, log io.Writer) ([]Check, []*Result, error) {
@@ -38,6 +40,9 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 			return nil, nil, fmt.Errorf("grade: %s: given twice", p)
 		}
 		seen[abs] = true
+	}
+	if err := adoptOrphans(); err != nil { // this process is the subreaper of what its kernels leave
+		return nil, nil, err
 	}
 	names := StudentNames(paths, against)
 	rp, err := openReport(opts.Out, against, checks, len(paths))

@@ -17,6 +17,13 @@ import (
 // the write fails with "file too large" (Linux's RLIMIT_FSIZE, set by LimitProcesses).
 const MaxFileSize = 256 << 20
 
+// kernels are the kernels running, by process id, so that killOrphans knows them from the
+// programs a kernel that ended left behind.
+var kernels = struct {
+	mu   sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
 // A proc is one kernel process.
 type proc struct {
 	cmd    *exec.Cmd
@@ -59,12 +66,19 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
 	ownGroup(cmd)
+	kernels.mu.Lock()
 	if err := cmd.Start(); err != nil {
+		kernels.mu.Unlock()
 		return nil, err
 	}
+	kernels.pids[cmd.Process.Pid] = true
+	kernels.mu.Unlock()
 	p.ctx, p.cancel = context.WithCancelCause(ctx)
 	go func() {
 		err := cmd.Wait()
+		kernels.mu.Lock()
+		delete(kernels.pids, cmd.Process.Pid)
+		kernels.mu.Unlock()
 		p.cancel(fmt.Errorf("%w (%v)", errKernelEnded, err))
 		close(p.exited)
 	}()
@@ -108,6 +122,9 @@ func (p *proc) stop() {
 	}
 	killGroup(p.cmd) // the programs a cell started, too
 	<-p.exited
+	kernels.mu.Lock()
+	killOrphans() // those of a kernel that ended on its own, with the kernel gone as their subreaper
+	kernels.mu.Unlock()
 }
 
 // watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set,

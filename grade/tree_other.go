@@ -7,3 +7,6 @@ package grade
 
 func descendants(pid int) []int { return nil }
 func killDescendants(pid int)   {}
+
+func adoptOrphans() error { return nil }
+func killOrphans()        {}

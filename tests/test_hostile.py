@@ -289,6 +289,17 @@ _, err = f.WriteAt([]byte("x"), 300<<20)
 fmt.Println("write at 300 MiB:", err)
 f.Close()"""
 
+# Then the kernel ends itself, its subreaper gone: the sleep goes to the grader's care.
+SUICIDE = """import "syscall"
+
+syscall.Kill(os.Getpid(), syscall.SIGKILL)"""
+
+
+def escape():
+    nb = with_cell(ESCAPE)
+    nb["cells"].insert(3, code(SUICIDE, "suicide"))
+    return nb
+
 
 def sleepers():
     """The processes running `sleep 347`, ESCAPE's."""
@@ -296,7 +307,7 @@ def sleepers():
     for pid in os.listdir("/proc"):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if f.read() == b"sleep\0347\0":
+                if f.read().split(b"\0")[:2] == [b"sleep", b"347"]:
                     found.append(int(pid))
         except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
             pass
@@ -309,7 +320,7 @@ def attack_submissions():
     for gid, cell in cells_by_id(deep).items():
         cell["source"] = DEEP.get(gid, cell["source"])
     return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
-            "escape.ipynb": with_cell(ESCAPE)}
+            "escape.ipynb": escape()}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -347,13 +358,15 @@ def test_model_folder_and_key_out_of_reach(records):
 
 
 def test_programs_started_end_with_the_kernel(records):
-    """The program that left its process group is gone once the grading ends (the kernel is its
-    subreaper, the grader kills the kernel's descendants), and the file past 256 MiB is refused."""
+    """The program that left its process group is gone once the grading ends, though its kernel
+    killed itself (the kernel was its subreaper, then the grader is), and the file past 256 MiB
+    is refused."""
     rows, out, stderr, _ = records
     assert totals(rows)["a/alice"] == 13, stderr
     page = (out / "feedback" / "escape.html").read_text()
     assert "setsid: &lt;nil&gt;" in page, page  # it did start
     assert "write at 300 MiB: write big: file too large" in page, page
+    assert "the kernel ended (signal: killed)" in page, page
     left = sleepers()
     for pid in left:
         os.kill(pid, 9)
