@@ -373,6 +373,25 @@ def test_programs_started_end_with_the_kernel(records):
     assert not left, "sleep 347 outlived the grading"
 
 
+# A program that holds 1,200 MiB, under --memory 512MiB: the kernel's own guard does not see it.
+HOG = """import "os/exec"
+
+err := exec.Command("python3", "-c", "import time; b = bytearray(1200 << 20); time.sleep(120)").Run()
+fmt.Println("hog:", err)"""
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_program_memory_counts(tmp_path):
+    """The backstop sums the resident sets of the programs a kernel started with the kernel's:
+    past twice the limit it kills them all, well before the cell's time limit."""
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    (tmp_path / "hog.ipynb").write_text(json.dumps(with_cell(HOG)))
+    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "hog.ipynb"], "--memory", "512MiB")
+    got = {r["exercise"]: r["message"] for r in rows if r["student"] == "hog"}
+    assert totals(rows) == {"alice": 13, "hog": 0}, stderr
+    assert all("with the programs it started, past twice its memory limit" in m for m in got.values()), got
+
+
 def children(pid):
     out = []
     for task in os.listdir(f"/proc/{pid}/task"):
