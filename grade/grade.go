@@ -41,7 +41,10 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 		}
 		seen[abs] = true
 	}
-	if err := adoptOrphans(); err != nil { // this process is the subreaper of what its kernels leave
+	// The temporary directories of a grader killed before it could remove them go; this
+	// process becomes the subreaper of what its kernels leave.
+	removeStale()
+	if err := adoptOrphans(); err != nil {
 		return nil, nil, err
 	}
 	names := StudentNames(paths, against)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -170,7 +171,7 @@ func readSubmission(path string) ([]byte, error) {
 // execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
 // only a copy of the notebook. It returns why it stopped before the end, "" if it did not.
 func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook []byte, name string) (stopped string) {
-	work, err := os.MkdirTemp("", "gptnotes-grade-")
+	work, err := os.MkdirTemp("", tempPrefix()+"work-")
 	if err != nil {
 		return "grade: " + err.Error()
 	}
@@ -180,7 +181,7 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	}
 	// The connection file and the sockets live apart from the work directory, which holds only
 	// the notebook.
-	private, err := os.MkdirTemp("", "gptnotes-grade-kernel-")
+	private, err := os.MkdirTemp("", tempPrefix()+"kernel-")
 	if err != nil {
 		return "grade: " + err.Error()
 	}
@@ -235,6 +236,24 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 		}
 	}
 	return ""
+}
+
+// tempPrefix begins the names of this grader's temporary directories, with its process id
+// (gptnotes-grade-4242-work-…), so that a later run can remove those of a grader that was
+// killed before it could (removeStale).
+func tempPrefix() string { return fmt.Sprintf("gptnotes-grade-%d-", os.Getpid()) }
+
+// removeStale removes the temporary directories of graders no longer running: what a grader
+// killed with kill -9 left (a submission's copy, its kernel's sockets).
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "gptnotes-grade-*-*-*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(d), "gptnotes-grade-"), "-", 2)[0])
+		if err != nil || pid == os.Getpid() || running(pid) {
+			continue
+		}
+		os.RemoveAll(d)
+	}
 }
 
 // MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback

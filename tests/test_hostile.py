@@ -449,12 +449,17 @@ def test_grader_killed_then_rerun(tmp_path):
     for k in left:
         os.kill(k, signal.SIGKILL)
     assert not left, "kernels outlived the grader"
+    import glob
+    stale = glob.glob(f"/tmp/gptnotes-grade-{grader.pid}-*")  # the looper's copy and sockets
+    assert stale, "the killed grader's temporary directories are not named after it"
 
     start = time.time()
     r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "2s",
                         "--jobs", "1", *subs], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "alice: 13/13 points, graded before (graded.jsonl)" in r.stderr, r.stderr
+    left = [d for d in stale if os.path.exists(d)]  # removed by the rerun
+    assert not left, left
     with open(out / "grades.csv", newline="") as f:
         assert totals(list(csv.DictReader(f))) == {"alice": 13, "looper": 0}, r.stderr
     print(f"rerun: {time.time() - start:.1f} s")
