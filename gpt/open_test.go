@@ -93,3 +93,29 @@ func TestOpen(t *testing.T) {
 		t.Errorf("Open with a tokenizer of %d tokens: %v", other.VocabSize(), err)
 	}
 }
+
+// Files lists what Open reads, and nothing else of the folder: the model and the tokenizer its
+// metadata names beside it, for a file or for the folder that holds it as model.safetensors.
+func TestFiles(t *testing.T) {
+	got, err := Files(filepath.Join("..", "testdata", ShippedModel))
+	want := []string{filepath.Join("..", "testdata", ShippedModel), filepath.Join("..", "testdata", "gopher.tok")}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Files(shipped) = %q, %v; want %q", got, err, want)
+	}
+	dir := t.TempDir()
+	for from, to := range map[string]string{ShippedModel: "model.safetensors", "gopher.tok": "gopher.tok"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("x"), 0o644)
+	got, err = Files(dir)
+	want = []string{filepath.Join(dir, "model.safetensors"), filepath.Join(dir, "gopher.tok")}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Files(folder) = %q, %v; want %q", got, err, want)
+	}
+}

@@ -15,16 +15,18 @@
 // the kernel confines itself with Landlock to its own directories (Confine), so it cannot reach
 // them by guessing either. The kernel's memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that
 // allocates without end; a cell past the time limit is interrupted and, if it does not stop,
-// the kernel is killed. Whatever a submission did not reach scores zero, with the reason. The
-// grades are written by this process once every kernel has ended.
+// the kernel is killed. Whatever a submission did not reach scores zero, with the reason. Each
+// submission's rows, summary line and feedback page are written as it ends (journal.go), and a
+// rerun into the same directory grades only the submissions it has no grades of.
 //
 // Reading order: notebook.go (the notebook file), plan.go (which cells run: the submission's,
 // with the original checks), verdict.go (how a check's pass is known), run.go (one submission
 // on one kernel), proc.go (the kernel's
 // process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
-// grade.go (all submissions, in parallel), report.go (grades.csv, summary.md, feedback/*.html).
+// limits_linux.go and tree_linux.go (the limits of what a kernel starts, and its end),
+// grade.go (all submissions, in parallel), journal.go (the report as each ends, and reruns),
+// report.go (grades.csv, summary.md, feedback/*.html).
 //
 //	checks, results, err := grade.Run(ctx, grade.Options{Kernel: []string{exe, "kernel"},
-//		CellTimeout: time.Minute, Memory: 2 << 30, Jobs: 2}, "07-exercises.ipynb", paths, os.Stderr)
-//	err = grade.Write("grades", "07-exercises.ipynb", checks, results)
+//		CellTimeout: time.Minute, Memory: 2 << 30, Jobs: 2, Out: "grades"}, "07-exercises.ipynb", paths, os.Stderr)
 package grade

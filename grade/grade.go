@@ -11,8 +11,13 @@ import (
 
 // Run grades the submissions at paths against the check cells of the original notebook
 // against, opts.Jobs at a time, and returns their results in the order of paths. It writes a
-// line per submission to log (nil: none) as each ends. Only the original failing to read, or
-// having no checks, is an error: a submission that fails is graded as failing.
+// line per submission to log (nil: none) and, with opts.Out, its rows, summary line and
+// feedback page to the report (Write's files) as each ends; a submission an earlier run into
+// opts.Out graded, unchanged since, against the same original, is not run again. On Linux it
+// makes this process the subreaper of its kernels' descendants (what a kernel that ended on
+// its own leaves is killed when it ends). Only the
+// original failing to read, having no checks, or the report failing to write is an error: a
+// submission that fails is graded as failing.
 func Run(ctx context.Context, opts Options, against string, paths []string, log io.Writer) ([]Check, []*Result, error) {
 	original, err := ReadNotebook(against)
 	if err != nil {
@@ -36,23 +41,39 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 		}
 		seen[abs] = true
 	}
+	// The temporary directories of a grader killed before it could remove them go; this
+	// process becomes the subreaper of what its kernels leave.
+	removeStale()
+	if err := adoptOrphans(); err != nil {
+		return nil, nil, err
+	}
 	names := StudentNames(paths, against)
-	results := make([]*Result, len(paths))
+	rp, err := openReport(opts.Out, against, checks, len(paths))
+	if err != nil {
+		return nil, nil, err
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
-	var logMu sync.Mutex
+	var mu sync.Mutex
+	var failed error // the report's first write error
 	for range max(opts.Jobs, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				r := grade(ctx, opts, checks, names[i], paths[i])
-				results[i] = r
-				if log != nil {
-					logMu.Lock()
-					fmt.Fprintln(log, r.summary())
-					logMu.Unlock()
+				r := rp.gradedBefore(names[i], paths[i])
+				if r == nil {
+					r = grade(ctx, opts, checks, names[i], paths[i])
 				}
+				err := rp.add(i, r)
+				mu.Lock()
+				if log != nil {
+					fmt.Fprintln(log, r.summary())
+				}
+				if err != nil && failed == nil {
+					failed = err
+				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -61,7 +82,10 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	}
 	close(work)
 	wg.Wait()
-	return checks, results, nil
+	if err := rp.close(); err != nil && failed == nil {
+		failed = fmt.Errorf("grade: %w", err)
+	}
+	return checks, rp.results, failed
 }
 
 // summary is a one-line account of a result: "alice: 12/13 points in 4.1 s".
@@ -71,6 +95,9 @@ func (r *Result) summary() string {
 	}
 	got, of := r.Total()
 	s := fmt.Sprintf("%s: %g/%g points in %.1f s", r.Student, got, of, r.Elapsed.Seconds())
+	if r.Before {
+		s = fmt.Sprintf("%s: %g/%g points, graded before (%s)", r.Student, got, of, journalName)
+	}
 	if r.Stopped != "" {
 		s += "; stopped: " + r.Stopped
 	}

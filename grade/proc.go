@@ -13,6 +13,17 @@ import (
 	"time"
 )
 
+// MaxFileSize is the largest file a confined kernel, or a program it starts, may write: past it
+// the write fails with "file too large" (Linux's RLIMIT_FSIZE, set by LimitProcesses).
+const MaxFileSize = 256 << 20
+
+// kernels are the kernels running, by process id, so that killOrphans knows them from the
+// programs a kernel that ended left behind.
+var kernels = struct {
+	mu   sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
 // A proc is one kernel process.
 type proc struct {
 	cmd    *exec.Cmd
@@ -55,12 +66,19 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
 	ownGroup(cmd)
+	kernels.mu.Lock()
 	if err := cmd.Start(); err != nil {
+		kernels.mu.Unlock()
 		return nil, err
 	}
+	kernels.pids[cmd.Process.Pid] = true
+	kernels.mu.Unlock()
 	p.ctx, p.cancel = context.WithCancelCause(ctx)
 	go func() {
 		err := cmd.Wait()
+		kernels.mu.Lock()
+		delete(kernels.pids, cmd.Process.Pid)
+		kernels.mu.Unlock()
 		p.cancel(fmt.Errorf("%w (%v)", errKernelEnded, err))
 		close(p.exited)
 	}()
@@ -86,14 +104,17 @@ func (p *proc) why(err error) string {
 	return msg
 }
 
-// kill ends the kernel and its group at once, giving why as the cause.
+// kill ends the kernel, the programs it started and its group at once, giving why as the cause.
 func (p *proc) kill(why string) {
 	p.cancel(errors.New(why))
+	killDescendants(p.cmd.Process.Pid)
 	killGroup(p.cmd)
 }
 
-// stop asks the kernel to end (SIGTERM), then kills its group, and waits for it.
+// stop kills the programs the kernel started, wherever they went (a new session: setsid),
+// asks the kernel to end (SIGTERM), then kills its group, and waits for it.
 func (p *proc) stop() {
+	killDescendants(p.cmd.Process.Pid)
 	terminate(p.cmd)
 	select {
 	case <-p.exited:
@@ -101,11 +122,14 @@ func (p *proc) stop() {
 	}
 	killGroup(p.cmd) // the programs a cell started, too
 	<-p.exited
+	kernels.mu.Lock()
+	killOrphans() // those of a kernel that ended on its own, with the kernel gone as their subreaper
+	kernels.mu.Unlock()
 }
 
-// watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set
-// passes hard (twice the limit) is killed. Where the system does not say (no /proc), it does
-// nothing.
+// watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set,
+// with those of the programs it started, passes hard (twice the limit) is killed. Where the
+// system does not say (no /proc), it does nothing.
 func (p *proc) watchMemory(hard int64) {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
@@ -114,8 +138,12 @@ func (p *proc) watchMemory(hard int64) {
 		case <-p.exited:
 			return
 		case <-t.C:
-			if rss := residentSet(p.cmd.Process.Pid); rss > hard {
-				p.kill(fmt.Sprintf("held %d MiB, past twice its memory limit: the kernel was killed", rss>>20))
+			rss := residentSet(p.cmd.Process.Pid)
+			for _, d := range descendants(p.cmd.Process.Pid) {
+				rss += residentSet(d)
+			}
+			if rss > hard {
+				p.kill(fmt.Sprintf("held %d MiB with the programs it started, past twice its memory limit: the kernel was killed", rss>>20))
 				return
 			}
 		}

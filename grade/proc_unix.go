@@ -22,3 +22,9 @@ func terminate(cmd *exec.Cmd) { syscall.Kill(cmd.Process.Pid, syscall.SIGTERM) }
 
 // killGroup kills the kernel's process group.
 func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+// running reports whether process pid exists (signal 0 checks without sending).
+func running(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -5,40 +5,58 @@ import (
 	"encoding/csv"
 	"fmt"
 	"html/template"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gptnotes/gptnotes/internal/atomicfile"
 	"github.com/gptnotes/gptnotes/kernel"
 )
 
 // Write writes the report of a grading into dir: grades.csv (a row per student and check:
 // student, exercise, points, max_points, message), summary.md (per exercise how many passed,
 // per student the total) and feedback/STUDENT.html (the notebook as it ran, with each check's
-// verdict under it).
+// verdict under it). Run with Options.Out writes the same, as each submission ends.
 func Write(dir string, against string, checks []Check, results []*Result) error {
-	if err := os.MkdirAll(filepath.Join(dir, "feedback"), 0o755); err != nil {
+	for _, r := range results {
+		if err := writeFeedback(dir, r); err != nil {
+			return err
+		}
+	}
+	return writeTables(dir, against, checks, results)
+}
+
+// writeTables writes grades.csv and summary.md, each whole or not at all (atomicfile).
+func writeTables(dir string, against string, checks []Check, results []*Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}
-	if err := writeCSV(filepath.Join(dir, "grades.csv"), results); err != nil {
-		return err
+	if err := atomicfile.Write(filepath.Join(dir, "grades.csv"), func(f *os.File) error { return writeCSV(f, results) }); err != nil {
+		return fmt.Errorf("grade: %w", err)
 	}
 	summary := Summary(against, checks, results)
-	if err := os.WriteFile(filepath.Join(dir, "summary.md"), []byte(summary), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "summary.md"), func(f *os.File) error {
+		_, err := f.WriteString(summary)
+		return err
+	}); err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}
-	for _, r := range results {
-		var b strings.Builder
-		if err := feedback.Execute(&b, r); err != nil {
-			return fmt.Errorf("grade: feedback for %s: %w", r.Student, err)
-		}
-		page := filepath.Join(dir, "feedback", filepath.FromSlash(r.Student)+".html") // "a/alice" → feedback/a/alice.html
-		if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
-			return fmt.Errorf("grade: %w", err)
-		}
-		if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
-			return fmt.Errorf("grade: %w", err)
-		}
+	return nil
+}
+
+// writeFeedback writes feedback/STUDENT.html, "a/alice" to feedback/a/alice.html.
+func writeFeedback(dir string, r *Result) error {
+	var b strings.Builder
+	if err := feedback.Execute(&b, r); err != nil {
+		return fmt.Errorf("grade: feedback for %s: %w", r.Student, err)
+	}
+	page := filepath.Join(dir, "feedback", filepath.FromSlash(r.Student)+".html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		return fmt.Errorf("grade: %w", err)
+	}
+	if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("grade: %w", err)
 	}
 	return nil
 }
@@ -52,11 +70,7 @@ func inert(s string) string {
 	return s
 }
 
-func writeCSV(path string, results []*Result) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("grade: %w", err)
-	}
+func writeCSV(f io.Writer, results []*Result) error {
 	w := csv.NewWriter(f)
 	w.Write([]string{"student", "exercise", "points", "max_points", "message"})
 	for _, r := range results {
@@ -65,11 +79,7 @@ func writeCSV(path string, results []*Result) error {
 		}
 	}
 	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("grade: %s: %w", path, err)
-	}
-	return f.Close()
+	return w.Error()
 }
 
 // Summary is summary.md: per exercise how many submissions passed it, per student the total and
@@ -108,16 +118,7 @@ func Summary(against string, checks []Check, results []*Result) string {
 			continue
 		}
 		got, of := r.Total()
-		var notes []string
-		for _, s := range r.Steps {
-			switch g := s.Grade; {
-			case s.Note != "":
-				notes = append(notes, s.Check.ID+": "+strings.SplitN(s.Note, ":", 2)[0])
-			case g != nil && !g.Passed && s.Ran && !strings.HasPrefix(g.Message, "not yet: "):
-				// stopped by the time or memory limit, or failing to compile
-				notes = append(notes, g.Exercise+": "+strings.SplitN(g.Message, ";", 2)[0])
-			}
-		}
+		notes := append([]string{}, r.Notes...)
 		if r.Stopped != "" {
 			notes = append(notes, "stopped: "+r.Stopped)
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,9 @@ type Options struct {
 	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
 	// calls one does not compile. Off, as for practice, answers may call the library.
 	Exam bool
+	// Out is where the report is written, each submission's rows as it ends (journal.go): a
+	// rerun into the same Out grades only what it did not. "": nothing is written.
+	Out string
 	// reserved is Reserved's list when Exam is set, for the kernel (GPTNOTES_RESERVED).
 	reserved []string
 }
@@ -54,7 +58,11 @@ type Result struct {
 	Steps    []RanStep // every cell, with what it showed
 	Grades   []Grade   // one per check of the original, in the original's order
 	Stopped  string    // why the run ended before its last cell, "" when it did not
-	Elapsed  time.Duration
+	// Notes are the summary's words on the grades: a check cell changed, a check stopped by a
+	// limit or failing to compile ("ex03-param-count: this check cell was changed").
+	Notes   []string
+	Elapsed time.Duration
+	Before  bool // graded by an earlier run into the same directory (journal.go); no Steps
 }
 
 // A RanStep is a Step after the run.
@@ -122,7 +130,24 @@ func grade(ctx context.Context, opts Options, checks []Check, student, path stri
 	for _, k := range checks { // Plan runs each check once
 		r.Grades = append(r.Grades, byID[k.ID])
 	}
+	r.Notes = notes(r.Steps)
 	return r
+}
+
+// notes are the summary's notes on the checks of a run: each one whose cell the student changed
+// or deleted, and each one stopped by a limit or failing to compile.
+func notes(steps []RanStep) []string {
+	var out []string
+	for _, s := range steps {
+		switch g := s.Grade; {
+		case s.Note != "":
+			out = append(out, s.Check.ID+": "+strings.SplitN(s.Note, ":", 2)[0])
+		case g != nil && !g.Passed && s.Ran && !strings.HasPrefix(g.Message, "not yet: "):
+			// stopped by the time or memory limit, or failing to compile
+			out = append(out, g.Exercise+": "+strings.SplitN(g.Message, ";", 2)[0])
+		}
+	}
+	return out
 }
 
 // readSubmission reads a submission that is a regular file, not a symbolic link: a link
@@ -146,7 +171,7 @@ func readSubmission(path string) ([]byte, error) {
 // execute runs the code steps in order on a fresh kernel, in a temporary directory that holds
 // only a copy of the notebook. It returns why it stopped before the end, "" if it did not.
 func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook []byte, name string) (stopped string) {
-	work, err := os.MkdirTemp("", "gptnotes-grade-")
+	work, err := os.MkdirTemp("", tempPrefix()+"work-")
 	if err != nil {
 		return "grade: " + err.Error()
 	}
@@ -156,7 +181,7 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	}
 	// The connection file and the sockets live apart from the work directory, which holds only
 	// the notebook.
-	private, err := os.MkdirTemp("", "gptnotes-grade-kernel-")
+	private, err := os.MkdirTemp("", tempPrefix()+"kernel-")
 	if err != nil {
 		return "grade: " + err.Error()
 	}
@@ -179,6 +204,11 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 		return "the kernel did not start: " + p.why(err)
 	}
 	defer c.Close()
+	// The kernel read the connection file before it listened, and no cell has run: the file,
+	// with the key that signs the grader's messages, goes before the submission can read it.
+	if err := os.Remove(connPath); err != nil {
+		return "grade: " + err.Error()
+	}
 
 	var deadline time.Time
 	if opts.NotebookTimeout > 0 {
@@ -206,6 +236,24 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 		}
 	}
 	return ""
+}
+
+// tempPrefix begins the names of this grader's temporary directories, with its process id
+// (gptnotes-grade-4242-work-…), so that a later run can remove those of a grader that was
+// killed before it could (removeStale).
+func tempPrefix() string { return fmt.Sprintf("gptnotes-grade-%d-", os.Getpid()) }
+
+// removeStale removes the temporary directories of graders no longer running: what a grader
+// killed with kill -9 left (a submission's copy, its kernel's sockets).
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "gptnotes-grade-*-*-*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(d), "gptnotes-grade-"), "-", 2)[0])
+		if err != nil || pid == os.Getpid() || running(pid) {
+			continue
+		}
+		os.RemoveAll(d)
+	}
 }
 
 // MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback

@@ -8,7 +8,8 @@
 // Reading order: connection.go, msgtype.go, message.go, wire.go (the wire); kernel.go (the
 // sockets); dispatch.go, execute.go, control.go, stdin.go, history.go (the dispatch);
 // callback.go (comm requests served like cells, for widgets); memlimit.go (the memory limit
-// that stops a runaway cell); gc.go (the collector's target over a long session); engine.go
+// that stops a runaway cell); stackguard.go (the stack limit that stops a runaway recursion
+// before Go's fatal stack overflow); gc.go (the collector's target over a long session); engine.go
 // (what the session provides); client.go (the client side of the same wire, with which
 // `gptnotes grade` drives a kernel); wirecap.go (the client's transports, which refuse a frame
 // larger than it can hold).

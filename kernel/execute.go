@@ -63,7 +63,8 @@ func (k *Kernel) execute(s *socket, req *Message) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	k.cancel = func() { cancel(nil) }
 	k.mu.Unlock()
-	memStopped := k.mem.begin(cancel) // the memory limit's guard (memlimit.go) stops the cell past it
+	memStopped := k.mem.begin(cancel)             // the memory limit's guard (memlimit.go) stops the cell past it
+	stackStop := watchStack(k.stackLimit, cancel) // and a runaway recursion (stackguard.go)
 	defer func() {
 		cancel(nil)
 		k.mu.Lock()
@@ -85,8 +86,13 @@ func (k *Kernel) execute(s *socket, req *Message) {
 			allowStdin: r.AllowStdin, identities: req.Identities}
 		result, err = k.run(ctx, r.Code, sink)
 	}
+	stackStop()
 	if m := memStopped(); m != nil {
 		result, err = nil, m.cellError()
+	}
+	var deep *StackOverflowError
+	if err != nil && errors.As(context.Cause(ctx), &deep) {
+		result, err = nil, deep.cellError()
 	}
 
 	var out string

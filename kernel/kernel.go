@@ -36,12 +36,13 @@ type Kernel struct {
 	done         chan struct{} // closed by shutdown
 	doneOnce     sync.Once
 
-	mu        sync.Mutex
-	cancel    context.CancelFunc // cancels the running cell; nil when idle
-	mem       *memGuard          // stops a cell past the memory limit; nil without one (memlimit.go)
-	parent    *Header            // the shell request being served, parent of comm output
-	execCount int                // execute requests with store_history so far
-	history   []historyEntry
+	mu         sync.Mutex
+	cancel     context.CancelFunc // cancels the running cell; nil when idle
+	mem        *memGuard          // stops a cell past the memory limit; nil without one (memlimit.go)
+	stackLimit int64              // stops a cell whose goroutines' stacks pass it (stackguard.go)
+	parent     *Header            // the shell request being served, parent of comm output
+	execCount  int                // execute requests with store_history so far
+	history    []historyEntry
 
 	release func() // gives freed memory back to the system when the shell is idle (idle.go)
 }
@@ -67,6 +68,7 @@ func New(conn ConnectionInfo, e Engine, logw io.Writer) *Kernel {
 		inputReplies: make(chan *Message, 1),
 		done:         make(chan struct{}),
 		release:      releaseMemory,
+		stackLimit:   defaultStackLimit,
 	}
 	return k
 }

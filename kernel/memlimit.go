@@ -61,6 +61,7 @@ func MemoryLimitFromEnv() (int64, error) {
 // session's state stay. The Go runtime's own soft limit (debug.SetMemoryLimit) is set to n as
 // well, unless GOMEMLIMIT is set, so garbage is collected before it can count against the cell.
 func (k *Kernel) SetMemoryLimit(n int64) {
+	k.stackLimit = stackLimitFor(n)
 	if n <= 0 {
 		k.mem = nil
 		return

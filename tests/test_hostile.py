@@ -4,8 +4,11 @@ still score 0, and the records must stay one unique, escaped row set per student
 submissions that attack the grader or the others (issue 47): the grader exits 0 with every
 grade written and the student graded beside keeps full marks.
 
-The short form (make test) grades the cheats marked True, the frame bomb and the records;
-`make test-hostile` sets GPTNOTES_HOSTILE=all and runs every one. The docs' threat model (docs/grading.md) lists each
+The short form (make test) grades the cheats marked True, and the records with issue 47's
+attacks beside them in one run (the frame bomb, the endless recursion, the model's neighbour and
+the connection file, the escaping program and the large file); `make test-hostile` sets
+GPTNOTES_HOSTILE=all and runs every one (the killed grader and its rerun, the time budget and
+output caps, the library calls, every cheat). The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
 import csv
 import json
@@ -84,11 +87,11 @@ LIBRARY_METHODS = {
 }
 
 
-def grade(tmp, subs, *flags):
+def grade(tmp, subs, *flags, env=None):
     out = tmp / "grades"
     r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "30s",
                         "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
-                       capture_output=True, text=True, timeout=900)
+                       capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stderr
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -152,7 +155,9 @@ def test_library_calls(tmp_path, exam):
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
     """Submissions whose names and files are the attack: colliding names, a formula and HTML in
-    a name, a symbolic link to the teacher's solutions, metadata of the wrong type."""
+    a name, a symbolic link to the teacher's solutions, metadata of the wrong type; and, graded
+    in the same run beside a/alice (full marks), those that attack the grader or the others
+    (issue 47: attack_submissions), with the model in a folder of the teacher's."""
     tmp = tmp_path_factory.mktemp("records")
     subs = tmp / "submissions"
     for d in ["a", "b"]:
@@ -168,18 +173,26 @@ def records(tmp_path_factory):
     cells_by_id(odd)["ex03-param-count"]["metadata"]["nbgrader"]["points"] = "1"  # a string
     odd["cells"][1]["metadata"]["nbgrader"] = "not an object"  # the setup cell
     files["odd-metadata.ipynb"] = odd
+    files.update(attack_submissions())
     for name, nb in files.items():
         (subs / name).write_text(json.dumps(nb))
     (tmp / "teacher").mkdir()
     (tmp / "teacher" / "solutions.ipynb").write_text((NOTEBOOKS / "07-exercises-solutions.ipynb").read_text())
     (subs / "linked.ipynb").symlink_to(tmp / "teacher" / "solutions.ipynb")
+    teacher = tmp / "course"  # the model, and the teacher's files beside it
+    teacher.mkdir()
+    for name in ["gopher.safetensors", "gopher.tok"]:
+        (teacher / name).write_bytes((ROOT / "testdata" / name).read_bytes())
+    (teacher / "solutions.txt").write_text("TEACHER-SECRET-47")
+    env = {k: v for k, v in os.environ.items() if k != "GPT2_WEIGHTS"}
+    env["GPTNOTES_MODEL"] = str(teacher / "gopher.safetensors")
     paths = sorted(subs.rglob("*.ipynb"))
-    rows, out, stderr = grade(tmp, paths)
-    return rows, out, stderr
+    rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env)
+    return rows, out, stderr, teacher
 
 
 def test_names_are_unique_and_stable(records):
-    rows, out, _ = records
+    rows, out, _, _ = records
     got = totals(rows)
     assert got["a/alice"] == 13 and got["b/alice"] == 0 and got["alice-2"] == 0, got
     assert len(rows) == len(got) * len(CHECKS)
@@ -189,27 +202,27 @@ def test_names_are_unique_and_stable(records):
 
 
 def test_csv_has_no_formula(records):
-    rows, out, _ = records
+    rows, out, _, _ = records
     for row in rows:
         for v in row.values():
             assert v[:1] not in ("=", "+", "-", "@", "\t", "\r"), row
 
 
 def test_summary_has_no_html(records):
-    _, out, _ = records
+    _, out, _, _ = records
     summary = (out / "summary.md").read_text()
     assert "<img" not in summary, summary
     assert "&lt;img src=x onerror=alert(1)&gt;" in summary
 
 
 def test_symlink_is_not_graded(records):
-    rows, _, stderr = records
+    rows, _, stderr, _ = records
     linked = [r for r in rows if r["student"] == "linked"]
     assert linked and all(float(r["points"]) == 0 and "symbolic link" in r["message"] for r in linked), linked
 
 
 def test_odd_metadata_is_graded(records):
-    rows, _, stderr = records
+    rows, _, stderr, _ = records
     got = {r["exercise"]: r for r in rows if r["student"] == "odd-metadata"}
     assert sum(float(r["points"]) for r in got.values()) == 13, (got, stderr)
     assert "nbgrader metadata" in got["ex03-param-count"]["message"], got["ex03-param-count"]
@@ -235,50 +248,221 @@ for _, e := range ents {
 }"""
 
 
-def test_frame_bomb_harms_no_one(tmp_path):
+# An answer that recurses without end: under --memory 2GiB the stack would reach Go's 1 GB
+# maximum, which ends the process, before the memory guard stopped it.
+DEEP = {"ex03-param-count-answer": """func paramCount(cfg gpt.Config) int {
+	return paramCount(cfg) + 1
+}"""}
+
+
+# What the teacher keeps beside the model (GPTNOTES_MODEL=~/course/gopher.safetensors), and the
+# grader's connection file with the key that signs its messages (the kernel's last argument).
+SNOOP_MODEL = """import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+weights := os.Getenv("GPTNOTES_MODEL")
+cmdline, _ := os.ReadFile("/proc/self/cmdline")
+args := strings.Split(strings.TrimRight(string(cmdline), "\\x00"), "\\x00")
+for _, p := range []string{weights, filepath.Join(filepath.Dir(weights), "solutions.txt"), args[len(args)-1]} {
+	data, err := os.ReadFile(p)
+	fmt.Printf("read %s: %d bytes, %v\\n", filepath.Base(p), len(data), err)
+	if len(data) < 1000 {
+		fmt.Printf("%s\\n", data)
+	}
+}"""
+
+
+# A program that leaves the kernel's process group and its parent (setsid -f), and a file
+# written past the file-size limit (256 MiB: grade.MaxFileSize).
+ESCAPE = """import (
+	"os"
+	"os/exec"
+)
+
+err := exec.Command("setsid", "-f", "sleep", "347").Run() // no pipes: they would wait for the sleep
+fmt.Println("setsid:", err)
+f, _ := os.Create("big")
+_, err = f.WriteAt([]byte("x"), 300<<20)
+fmt.Println("write at 300 MiB:", err)
+f.Close()"""
+
+# Then the kernel ends itself, its subreaper gone: the sleep goes to the grader's care.
+SUICIDE = """import "syscall"
+
+syscall.Kill(os.Getpid(), syscall.SIGKILL)"""
+
+
+def escape():
+    nb = with_cell(ESCAPE)
+    nb["cells"].insert(3, code(SUICIDE, "suicide"))
+    return nb
+
+
+def sleepers():
+    """The processes running `sleep 347`, ESCAPE's."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if f.read().split(b"\0")[:2] == [b"sleep", b"347"]:
+                    found.append(int(pid))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    return found
+
+
+def attack_submissions():
+    """The submissions of issue 47's cases that run in make test's short form, by file name."""
+    deep = blank()
+    for gid, cell in cells_by_id(deep).items():
+        cell["source"] = DEEP.get(gid, cell["source"])
+    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
+            "escape.ipynb": escape()}
+
+
+def test_frame_bomb_harms_no_one(records):
     """The grader reads the bomb's frames without allocating what they claim: it exits 0 with
     every row written, and the student graded beside keeps full marks."""
-    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
-    (tmp_path / "bomb.ipynb").write_text(json.dumps(with_cell(FRAME_BOMB)))
-    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "bomb.ipynb"])
+    rows, _, stderr, _ = records
     got = totals(rows)
-    assert got == {"alice": 13, "bomb": 0}, (got, stderr)
+    assert got["a/alice"] == 13 and got["bomb"] == 0, (got, stderr)
+
+
+def test_recursion_is_stopped(records):
+    """The recursion fails its check with an error that names it; the kernel goes on, so the
+    checks after it run (and fail as the blank's do, "not yet")."""
+    rows, _, stderr, _ = records
+    got = {r["exercise"]: r["message"] for r in rows if r["student"] == "deep"}
+    assert "stack overflow (recursion too deep)" in got["ex03-param-count"], (got, stderr)
+    later = [m for e, m in got.items() if e >= "ex04"]
+    assert later and all(m.startswith("not yet: ") for m in later), got
+    assert totals(rows)["a/alice"] == 13, stderr
+
+
+def test_model_folder_and_key_out_of_reach(records):
+    """The sandbox reads the model's own files (alice's setup cell loads it: full marks), not
+    what lies beside them; the connection file is gone before the first cell runs."""
+    rows, out, stderr, teacher = records
+    if "not confined" in stderr:
+        pytest.skip("Landlock is not available here: " + stderr)
+    assert totals(rows)["a/alice"] == 13, stderr
+    page = (out / "feedback" / "snoop.html").read_text()
+    size = (teacher / "gopher.safetensors").stat().st_size
+    assert f"read gopher.safetensors: {size} bytes, &lt;nil&gt;" in page, page
+    assert "read solutions.txt: 0 bytes, open " in page and "permission denied" in page, page
+    assert "read kernel.json: 0 bytes, open " in page and "no such file or directory" in page, page
+    assert "TEACHER-SECRET-47" not in page and '"key"' not in page, page
+
+
+def test_programs_started_end_with_the_kernel(records):
+    """The program that left its process group is gone once the grading ends, though its kernel
+    killed itself (the kernel was its subreaper, then the grader is), and the file past 256 MiB
+    is refused."""
+    rows, out, stderr, _ = records
+    assert totals(rows)["a/alice"] == 13, stderr
+    page = (out / "feedback" / "escape.html").read_text()
+    assert "setsid: &lt;nil&gt;" in page, page  # it did start
+    assert "write at 300 MiB: write big: file too large" in page, page
+    assert "the kernel ended (signal: killed)" in page, page
+    left = sleepers()
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, "sleep 347 outlived the grading"
+
+
+# A program that holds 1,200 MiB, under --memory 512MiB: the kernel's own guard does not see it.
+HOG = """import "os/exec"
+
+err := exec.Command("python3", "-c", "import time; b = bytearray(1200 << 20); time.sleep(120)").Run()
+fmt.Println("hog:", err)"""
 
 
 @pytest.mark.skipif(not FULL, reason="in make test-hostile only")
-def test_kernels_die_with_the_grader(tmp_path):
-    """A grader killed with SIGKILL leaves no kernel behind (Linux's parent-death signal)."""
+def test_program_memory_counts(tmp_path):
+    """The backstop sums the resident sets of the programs a kernel started with the kernel's:
+    past twice the limit it kills them all, well before the cell's time limit."""
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    (tmp_path / "hog.ipynb").write_text(json.dumps(with_cell(HOG)))
+    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "hog.ipynb"], "--memory", "512MiB")
+    got = {r["exercise"]: r["message"] for r in rows if r["student"] == "hog"}
+    assert totals(rows) == {"alice": 13, "hog": 0}, stderr
+    assert all("with the programs it started, past twice its memory limit" in m for m in got.values()), got
+
+
+def children(pid):
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out += [int(c) for c in f.read().split()]
+    return out
+
+
+def alive(pids):
+    def running(p):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+    return [p for p in pids if running(p)]
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_grader_killed_then_rerun(tmp_path):
+    """A grader killed with SIGKILL while a submission loops: no kernel outlives it (Linux's
+    parent-death signal), the rows of alice, graded before the looper, are written already, and a
+    rerun into the same --out grades the looper alone."""
     import signal
     import time
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
     (tmp_path / "looper.ipynb").write_text(json.dumps(with_cell("for {\n}")))
-    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(tmp_path / "grades"),
-                               "--timeout-cell", "5m", "--jobs", "1", str(tmp_path / "looper.ipynb")],
+    subs = [str(tmp_path / "alice.ipynb"), str(tmp_path / "looper.ipynb")]
+    out = tmp_path / "grades"
+    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(out),
+                               "--timeout-cell", "5m", "--jobs", "1", *subs],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def children(pid):
-        out = []
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(c) for c in f.read().split()]
-        return out
-
-    deadline = time.time() + 120
+    deadline = time.time() + 300
+    rows = []
+    while time.time() < deadline and not any(r["student"] == "alice" for r in rows):
+        time.sleep(0.5)
+        if (out / "grades.csv").exists():
+            with open(out / "grades.csv", newline="") as f:
+                rows = list(csv.DictReader(f))
+    assert totals(rows) == {"alice": 13}, rows  # alice's rows, before the looper ends
+    assert (out / "feedback" / "alice.html").exists()
     kernels = []
     while not kernels and time.time() < deadline:
         time.sleep(0.5)
         kernels = children(grader.pid)
-    assert kernels, "no kernel started"
-    time.sleep(3)  # the kernel runs the endless cell
+    assert kernels, "no kernel started for the looper"
+    time.sleep(3)  # the looper's kernel runs the endless cell
     grader.send_signal(signal.SIGKILL)
     grader.wait()
     deadline = time.time() + 10
-    alive = kernels
-    while alive and time.time() < deadline:
+    left = alive(kernels)
+    while left and time.time() < deadline:
         time.sleep(0.2)
-        alive = [k for k in kernels if os.path.exists(f"/proc/{k}") and "Z" not in open(f"/proc/{k}/stat").read().split()[2]]
-    for k in alive:
+        left = alive(kernels)
+    for k in left:
         os.kill(k, signal.SIGKILL)
-    assert not alive, "kernels outlived the grader"
+    assert not left, "kernels outlived the grader"
+    import glob
+    stale = glob.glob(f"/tmp/gptnotes-grade-{grader.pid}-*")  # the looper's copy and sockets
+    assert stale, "the killed grader's temporary directories are not named after it"
+
+    start = time.time()
+    r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "2s",
+                        "--jobs", "1", *subs], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "alice: 13/13 points, graded before (graded.jsonl)" in r.stderr, r.stderr
+    left = [d for d in stale if os.path.exists(d)]  # removed by the rerun
+    assert not left, left
+    with open(out / "grades.csv", newline="") as f:
+        assert totals(list(csv.DictReader(f))) == {"alice": 13, "looper": 0}, r.stderr
+    print(f"rerun: {time.time() - start:.1f} s")
 
 
 # A hundred endless cells: at --timeout-cell 2s each they would hold the grader 200 s; the

@@ -28,9 +28,11 @@ func runGrade(args []string) error {
 	fs := newFlags("grade", "--against NOTEBOOK [--out DIR] [--timeout-cell D] [--timeout-notebook D] [--memory N] [--jobs N] [--exam] SUBMISSIONS…",
 		"Runs each submitted notebook on a fresh kernel, in its own process and temporary directory, with\n"+
 			"the check cells of NOTEBOOK (the notebook the class was given) in place of the submission's,\n"+
-			"and writes DIR/grades.csv, DIR/summary.md and DIR/feedback/STUDENT.html.")
+			"and writes DIR/grades.csv, DIR/summary.md and DIR/feedback/STUDENT.html, each student's as soon as\n"+
+			"they are graded. A rerun into the same DIR grades only the submissions it has no grades of\n"+
+			"(DIR/graded.jsonl: same student, same file, same NOTEBOOK); delete that file to grade all again.")
 	against := fs.String("against", "", "the original notebook, whose check cells (nbgrader grade cells) are run")
-	out := fs.String("out", "grades", "where to write grades.csv, summary.md and feedback/")
+	out := fs.String("out", "grades", "where to write grades.csv, summary.md, feedback/ and graded.jsonl")
 	timeout := fs.Duration("timeout-cell", time.Minute, "a cell's time limit: then it is interrupted, and 5 s later the kernel is killed")
 	budget := fs.Duration("timeout-notebook", 10*time.Minute, "a submission's time budget: then its running cell is interrupted and no later cell runs (0: none)")
 	memory := fs.String("memory", "2GiB", "each kernel's memory limit (GPTNOTES_MEMORY_LIMIT), e.g. 512MiB or 2GiB")
@@ -62,6 +64,7 @@ func runGrade(args []string) error {
 		Jobs:            max(*jobs, 1),
 		Threads:         max(runtime.NumCPU()/max(*jobs, 1), 1),
 		Exam:            *exam,
+		Out:             *out,
 	}
 	if err := grade.ConfineAvailable(); err != nil {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
@@ -70,11 +73,8 @@ func runGrade(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	checks, results, err := grade.Run(ctx, opts, *against, fs.Args(), os.Stderr)
+	_, results, err := grade.Run(ctx, opts, *against, fs.Args(), os.Stderr) // writes each student's rows as they end
 	if err != nil {
-		return err
-	}
-	if err := grade.Write(*out, *against, checks, results); err != nil {
 		return err
 	}
 	fmt.Printf("%d submissions graded: %s\n", len(results), filepath.Join(*out, "summary.md"))

@@ -42,6 +42,7 @@ func runKernel(args []string) error {
 	// it instead of an interrupt_request); SIGTERM ends the kernel.
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	ignoreFileSizeSignal()
 
 	e, err := engine.New()
 	if err != nil {
@@ -71,19 +72,26 @@ func runKernel(args []string) error {
 	return nil
 }
 
-// modelDirs are the directories a confined kernel may read the model from: the shipped model's,
-// and those of $GPTNOTES_MODEL and $GPT2_WEIGHTS when they are set.
-func modelDirs() []string {
-	var dirs []string
+// modelFiles are the files a confined kernel may read the model from: those of the shipped
+// model ($GPTNOTES_MODEL, or testdata's) and of GPT-2's weights ($GPT2_WEIGHTS) when they are
+// found, as gpt.Files lists them (the model, its config and its tokenizer), never the rest of
+// their folders: GPT2_WEIGHTS=~/gpt2 must not open the teacher's home to a submission.
+func modelFiles() []string {
+	var models, files []string
 	if p, err := gpt.ShippedModelPath(); err == nil {
-		dirs = append(dirs, filepath.Dir(p))
+		models = append(models, p)
 	}
-	for _, env := range []string{"GPTNOTES_MODEL", "GPT2_WEIGHTS"} {
-		if p := os.Getenv(env); p != "" {
-			dirs = append(dirs, p, filepath.Dir(p))
+	if p, err := gpt.Find(); err == nil {
+		models = append(models, p)
+	}
+	for _, p := range models {
+		fs, err := gpt.Files(p)
+		if err != nil {
+			fs = []string{p} // not a model Open can read: the kernel will say so, reading it
 		}
+		files = append(files, fs...)
 	}
-	return dirs
+	return files
 }
 
 // execConfined confines this thread to writing in dirs (grade.Confine) and replaces the process
@@ -96,7 +104,12 @@ func execConfined(dirs []string, connFile string) error {
 	if err != nil {
 		return err
 	}
-	if err := grade.Confine(dirs, append(modelDirs(), exe)); err != nil {
+	if err := grade.Confine(dirs, append(modelFiles(), exe)); err != nil {
+		return err
+	}
+	// Files of grade.MaxFileSize at most, no core files, and the subreaper of what it starts,
+	// so that the grader finds every one of them (grade.LimitProcesses).
+	if err := grade.LimitProcesses(grade.MaxFileSize, 0); err != nil {
 		return err
 	}
 	return syscall.Exec(exe, []string{exe, "kernel", connFile}, os.Environ())

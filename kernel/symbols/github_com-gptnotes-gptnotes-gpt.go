@@ -32,6 +32,7 @@ func init() {
 		"ErrNoForward":           reflect.ValueOf(&gpt.ErrNoForward).Elem(),
 		"ErrStopped":             reflect.ValueOf(&gpt.ErrStopped).Elem(),
 		"FP32":                   reflect.ValueOf(gpt.FP32),
+		"Files":                  reflect.ValueOf(gpt.Files),
 		"Find":                   reflect.ValueOf(gpt.Find),
 		"FirstRepeat":            reflect.ValueOf(gpt.FirstRepeat),
 		"Generate":               reflect.ValueOf(gpt.Generate),
