@@ -352,7 +352,8 @@ type rewriteState struct {
 	formats    map[*ast.CallExpr]*fmtRewrite // printing calls of %T, %+v, %#v of cell types (findCellFormats)
 	rangeFuncs map[*ast.RangeStmt]*rangeFunc // range-over-func loops to write (rangeFuncLoops)
 
-	multiValues map[ast.Expr]bool // values of assignments of several variables (findMultiValues)
+	logCalls    map[*ast.CallExpr]*logCall // calls of log's printing functions (findLogCalls)
+	multiValues map[ast.Expr]bool          // values of assignments of several variables (findMultiValues)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

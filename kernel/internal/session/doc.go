@@ -36,6 +36,7 @@
 //	typeswitchbinding.go switch x := v.(type): the binding in each case
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell
 //	namedresults.go      named results start from their zero values
+//	logsource.go         log.Lshortfile: the cell's line, not the interpreter's
 //	multiassign.go       a, b = P{}, 0: every variable assigned (values in parentheses)
 //	methodexpr.go        method expressions T.M: a function literal
 //	cellassert.go        assertions from a cell's interface to a cell's value type

@@ -50,6 +50,7 @@ var passes = []pass{
 	{name: "typeswitchbinding", file: "typeswitchbinding.go", program: "type_switch_binding", stmt: typeSwitchBindingStmt},
 	{name: "gostmt", file: "gostmt.go", program: "goroutine_panic", stmt: goStmtStmt},
 	{name: "namedresults", file: "namedresults.go", program: "named_results", after: zeroNamedResults},
+	{name: "logsource", file: "logsource.go", program: "log_source_lines", cell: findLogCalls, wrap: logSourceWrap},
 	{name: "multiassign", file: "multiassign.go", program: "multi_value_assignments", after: findMultiValues, wrap: multiValueWrap},
 	{name: "methodexpr", file: "methodexpr.go", program: "method_expression", expr: methodExprExpr},
 	{name: "cellassert", file: "cellassert.go", program: "type_assertion_to_cell_struct", cell: findCellAssertions, expr: cellAssertionExpr},

@@ -577,7 +577,7 @@ func mentionsCellType(t types.Type) bool {
 // lines: in a cell they describe the interpreter's (value.go:586, reflect.Value.call).
 var interpreterFrames = map[string]bool{
 	"runtime.Caller": true, "runtime.Callers": true, "runtime.CallersFrames": true, "runtime.FuncForPC": true,
-	"log.Lshortfile": true, "log.Llongfile": true, "log/slog.AddSource": true,
+	"log/slog.AddSource": true, // (log's Lshortfile and Llongfile: logsource.go)
 }
 
 // framesName reports whether id names one of interpreterFrames (slog.HandlerOptions's
