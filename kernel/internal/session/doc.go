@@ -47,6 +47,7 @@
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
 //	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
+//	printbuiltins.go     print and println print as Go's runtime does
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression

@@ -61,4 +61,5 @@ var passes = []pass{
 	{name: "displayargs", file: "displayargs.go", program: "display_renderers", expr: displayArgsExpr},
 	{name: "cellformat", file: "cellformat.go", program: "cell_type_verbs", cell: findCellFormats, expr: cellFormatExpr},
 	{name: "panicnil", file: "panicnil.go", program: "lang_go121_panic_nil", expr: panicArgExpr},
+	{name: "printbuiltins", file: "printbuiltins.go", program: "print_builtins", expr: printBuiltinExpr},
 }

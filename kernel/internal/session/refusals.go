@@ -39,6 +39,7 @@ const (
 	printedRecord
 	recoveredReflectPanic
 	dynamicCellVerb
+	printedInterface
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -125,6 +126,9 @@ var refusals = [...]refusal{
 	dynamicCellVerb: {"%+v, %#v or %T of an interface value that may hold a cell's value",
 		"{1} of a value of type {2} holding {3}, which may be {4} (the interpreter gives a cell's types no names, so fmt would print other names)",
 		"print the value through a variable of the cell's type, or with %v"},
+	printedInterface: {"print or println of a non-nil interface value",
+		"print or println of an interface value holding {1} (Go's runtime prints the addresses of its type and data, which the interpreter's values do not have)",
+		"print it with fmt.Println"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

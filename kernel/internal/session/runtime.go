@@ -96,6 +96,7 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
 			"RunCallback":      reflect.ValueOf(s.runCallback),
+			"Print":            reflect.ValueOf(s.printBuiltin),
 			"LogAt":            reflect.ValueOf(s.logAt),
 			"LogOutput":        reflect.ValueOf(s.logOutput),
 			"LogStdAt": reflect.ValueOf(func(pos string, kind int, msg string) {
