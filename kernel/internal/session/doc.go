@@ -24,6 +24,7 @@
 //	typeargs.go          inferred type arguments (Go 1.21) written out
 //	ifacestore.go        a cell's value stored in an interface: copied, as Go copies it
 //	mainfunc.go          func main runs once, where it is declared
+//	printbuiltins.go     print and println print as Go's runtime does
 //	deferliterals.go     defer func() { … }() in a loop: made in its iteration
 //	closures.go          a loop's closures handed to compiled code
 //	selects.go           break and continue in a select
@@ -47,7 +48,6 @@
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
 //	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
-//	printbuiltins.go     print and println print as Go's runtime does
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression

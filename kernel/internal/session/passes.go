@@ -38,6 +38,7 @@ var passes = []pass{
 	{name: "typeargs", file: "typeargs.go", program: "lang_go121_type_inference", cell: findTypeArgs, expr: typeArgsExpr},
 	{name: "ifacestore", file: "ifacestore.go", program: "interface_stores", cell: findInterfaceStores, wrap: interfaceStoreWrap},
 	{name: "mainfunc", file: "mainfunc.go", program: "func_main", cell: (*cellCtx).mainFunc},
+	{name: "printbuiltins", file: "printbuiltins.go", program: "print_builtins", piece: printBuiltins},
 	{name: "deferliterals", file: "deferliterals.go", program: "lang_go122_loopvar_assigned", piece: (*cellCtx).deferredLiterals},
 	{name: "closures", file: "closures.go", program: "closures_to_compiled_code", piece: (*cellCtx).closuresInLoops},
 	{name: "selects", file: "selects.go", program: "select_break_continue", piece: (*cellCtx).selectJumps},
@@ -61,5 +62,4 @@ var passes = []pass{
 	{name: "displayargs", file: "displayargs.go", program: "display_renderers", expr: displayArgsExpr},
 	{name: "cellformat", file: "cellformat.go", program: "cell_type_verbs", cell: findCellFormats, expr: cellFormatExpr},
 	{name: "panicnil", file: "panicnil.go", program: "lang_go121_panic_nil", expr: panicArgExpr},
-	{name: "printbuiltins", file: "printbuiltins.go", program: "print_builtins", expr: printBuiltinExpr},
 }

@@ -24,24 +24,35 @@ import (
 // does. A non-nil interface value is refused when it runs: Go prints the addresses of its type
 // descriptor and data, which the interpreter's values do not have.
 
-// printBuiltinExpr is the pass's expression step.
-func printBuiltinExpr(c *cellCtx, e ast.Expr) ast.Expr {
-	call, ok := e.(*ast.CallExpr)
-	if !ok || c.checked == nil || call.Ellipsis.IsValid() {
-		return e
+// printBuiltins is the pass's piece step: each call of print or println in the piece becomes
+// the runtime's, in place, before the statements are rewritten (a deferred or go call's
+// operands are then bound as any call's are, with the check's types still known).
+func printBuiltins(c *cellCtx, root ast.Node) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			c.printBuiltinCall(call)
+		}
+		return true
+	})
+}
+
+// printBuiltinCall rewrites call, in place, when it calls print or println.
+func (c *cellCtx) printBuiltinCall(call *ast.CallExpr) {
+	if c.checked == nil || call.Ellipsis.IsValid() {
+		return
 	}
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok || (id.Name != "print" && id.Name != "println") {
-		return e
+		return
 	}
 	if _, builtin := c.checked.info.Uses[id].(*types.Builtin); !builtin {
-		return e
+		return
 	}
 	var kinds strings.Builder
 	for _, a := range call.Args {
 		t := c.typeOf(a)
 		if t == nil {
-			return e
+			return
 		}
 		kinds.WriteByte(printKind(t))
 	}
@@ -53,7 +64,8 @@ func printBuiltinExpr(c *cellCtx, e ast.Expr) ast.Expr {
 		&ast.Ident{Name: strconv.FormatBool(id.Name == "println"), NamePos: at},
 		lit(token.STRING, strconv.Quote(kinds.String())),
 	}
-	return &ast.CallExpr{Fun: runtimeFuncAt("Print", at), Lparen: call.Lparen, Args: append(args, call.Args...), Rparen: call.Rparen}
+	call.Fun = runtimeFuncAt("Print", at)
+	call.Args = append(args, call.Args...)
 }
 
 // printKind is the letter of an operand of type t (see the file's comment).
