@@ -41,6 +41,8 @@ const (
 	dynamicCellVerb
 	printedInterface
 	unsafeHeader
+
+	lastConstruct = unsafeHeader // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
