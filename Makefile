@@ -235,6 +235,15 @@ corpus:
 	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus run -list testdata/examples.txt -out corpus-report.txt
 	cat corpus-report.txt
 
+# gotests runs the // run programs of the Go distribution's test directory (testdata/gotests.txt,
+# made by `go run ./kernel/internal/excorpus testpick`) through the kernel, each pasted whole into
+# one cell, and compares their output with the .out files (nothing, when a program has none). A
+# measurement: it exits 0 whatever the kernel does. Without OpenBLAS, as corpus.
+.PHONY: gotests
+gotests:
+	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus testrun -list testdata/gotests.txt -out gotests-report.txt
+	cat gotests-report.txt
+
 # record-widgets records what Debian's ipywidgets 6 (the reference kernel side of the widget
 # protocol) sends for each control, through ipykernel and jupyter_client, into
 # kernel/widget/testdata/ipywidgets6/, which kernel/widget's tests compare the Go widgets with.

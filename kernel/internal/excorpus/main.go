@@ -15,8 +15,15 @@
 //	       after what it uses), then the body as top-level statements
 //
 // and classifies each run: exact (stdout is the // Output: text, both trimmed as go test trims
-// them), error (a cell failed), differs (no error, other output: the worst case), timeout. It
-// is a measurement: it exits 0 whatever the kernel does.
+// them), lines (the text but for the file and line log.Lshortfile writes: cell:N in a cell),
+// error (a cell failed), differs (no error, other output: the worst case), timeout. It is a
+// measurement: it exits 0 whatever the kernel does.
+//
+// testpick and testrun do the same for the second corpus, the // run programs of GOROOT/test,
+// each pasted whole into one cell (testdir.go):
+//
+//	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface] > testdata/gotests.txt
+//	go run ./kernel/internal/excorpus testrun [-list testdata/gotests.txt] [-out FILE]
 //
 // The kernel runs in a worker process (this command again, with EXCORPUS_WORKER=1), because
 // session.New takes over the process's fds 1 and 2 and an interpreted program can crash its
@@ -46,6 +53,10 @@ func main() {
 		pickMain(os.Args[2:])
 	case "run":
 		runMain(os.Args[2:])
+	case "testpick":
+		testPickMain(os.Args[2:])
+	case "testrun":
+		testRunMain(os.Args[2:])
 	default:
 		usage()
 	}
@@ -54,7 +65,9 @@ func main() {
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   excorpus pick [-n 400] [-seed 1] [-root GOROOT/src] > testdata/examples.txt
-  excorpus run [-list testdata/examples.txt] [-timeout 10s] [-modes whole,bare,cells] [-v] [-out FILE]`)
+  excorpus run [-list testdata/examples.txt] [-timeout 10s] [-modes whole,bare,cells] [-v] [-out FILE]
+  excorpus testpick [-root GOROOT/test] [-dirs .,ken,chan,interface] > testdata/gotests.txt
+  excorpus testrun [-list testdata/gotests.txt] [-timeout 10s] [-v] [-out FILE]`)
 	os.Exit(2)
 }
 

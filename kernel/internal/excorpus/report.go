@@ -14,12 +14,13 @@ import (
 // Classes of a run.
 const (
 	exact   = "exact"   // stdout is the // Output: text
+	lines   = "lines"   // the text but for the source lines a logger writes: cell:N where Go writes file.go:N
 	failed  = "error"   // a cell failed (or the worker crashed)
 	differs = "differs" // no error, but other output
 	timeout = "timeout" // the cells did not end in time
 )
 
-var classes = []string{exact, failed, differs, timeout}
+var classes = []string{exact, lines, failed, differs, timeout}
 
 // An outcome is one example's results in every mode, or why it was not run.
 type outcome struct {
@@ -95,10 +96,26 @@ func classify(res runResult, want string) modeOutcome {
 		m.Msg = res.ErrName + ": " + firstLine(res.Err)
 	case strings.TrimSpace(res.Stdout) == strings.TrimSpace(want):
 		m.Class = exact
+	case sameButSourceLines(res.Stdout, want):
+		m.Class = lines
 	default:
 		m.Class = differs
 	}
 	return m
+}
+
+// sourceLineRE is the file and line log.Lshortfile writes: cell:19 in a cell, where a program
+// writes example_test.go:19 (the kernel names a cell's positions cell:LINE, in the cell's lines).
+var sourceLineRE = regexp.MustCompile(`\b(cell|[\w.-]+\.go):\d+: `)
+
+// sameButSourceLines reports whether got is want once the kernel's cell:N and the file.go:N of
+// Go's output are both taken out: what log.Lshortfile writes cannot be the same in a cell.
+func sameButSourceLines(got, want string) bool {
+	if !strings.Contains(got, "cell:") {
+		return false
+	}
+	strip := func(s string) string { return strings.TrimSpace(sourceLineRE.ReplaceAllString(s, "FILE:LINE: ")) }
+	return strip(got) == strip(want)
 }
 
 func firstLine(s string) string {

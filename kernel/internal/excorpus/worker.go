@@ -35,6 +35,7 @@ type run struct {
 // A runResult is what the session did with a run.
 type runResult struct {
 	Stdout, Stderr string
+	Output         string // stdout and stderr together, in the order the cells wrote them
 	Displays       int    // display outputs (not compared)
 	Cell           int    // index of the failing cell, -1 if none
 	ErrName        string // CellError name ("SyntaxError", "Interrupted", …), "" if no error
@@ -48,12 +49,14 @@ type runResult struct {
 type recorder struct {
 	mu             sync.Mutex
 	stdout, stderr strings.Builder
+	output         strings.Builder // both, in order
 	displays       int
 }
 
 func (r *recorder) Stream(name, text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.output.WriteString(text)
 	if name == "stdout" {
 		r.stdout.WriteString(text)
 	} else {
@@ -105,7 +108,7 @@ func execute(r run) runResult {
 		}
 	}
 	rec.mu.Lock()
-	res.Stdout, res.Stderr, res.Displays = rec.stdout.String(), rec.stderr.String(), rec.displays
+	res.Stdout, res.Stderr, res.Output, res.Displays = rec.stdout.String(), rec.stderr.String(), rec.output.String(), rec.displays
 	rec.mu.Unlock()
 	res.Elapsed = time.Since(start)
 	return res

@@ -351,6 +351,9 @@ type rewriteState struct {
 	assertions map[*ast.TypeAssertExpr]bool  // assertions to a cell's value type → comma-ok (cellAssertions)
 	formats    map[*ast.CallExpr]*fmtRewrite // printing calls of %T, %+v, %#v of cell types (findCellFormats)
 	rangeFuncs map[*ast.RangeStmt]*rangeFunc // range-over-func loops to write (rangeFuncLoops)
+
+	logCalls    map[*ast.CallExpr]*logCall // calls of log's printing functions (findLogCalls)
+	multiValues map[ast.Expr]bool          // values of assignments of several variables (findMultiValues)
 }
 
 // mainTypeName is the name of t, or of what t points to, when a cell declared that type.

@@ -24,6 +24,7 @@
 //	typeargs.go          inferred type arguments (Go 1.21) written out
 //	ifacestore.go        a cell's value stored in an interface: copied, as Go copies it
 //	mainfunc.go          func main runs once, where it is declared
+//	printbuiltins.go     print and println print as Go's runtime does
 //	deferliterals.go     defer func() { … }() in a loop: made in its iteration
 //	closures.go          a loop's closures handed to compiled code
 //	selects.go           break and continue in a select
@@ -36,6 +37,8 @@
 //	typeswitchbinding.go switch x := v.(type): the binding in each case
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell
 //	namedresults.go      named results start from their zero values
+//	logsource.go         log.Lshortfile: the cell's line, not the interpreter's
+//	multiassign.go       a, b = P{}, 0: every variable assigned (values in parentheses)
 //	methodexpr.go        method expressions T.M: a function literal
 //	cellassert.go        assertions from a cell's interface to a cell's value type
 //	recovered.go         recover() gives Go's runtime errors

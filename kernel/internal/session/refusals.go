@@ -39,6 +39,10 @@ const (
 	printedRecord
 	recoveredReflectPanic
 	dynamicCellVerb
+	printedInterface
+	unsafeHeader
+
+	lastConstruct = unsafeHeader // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -125,6 +129,12 @@ var refusals = [...]refusal{
 	dynamicCellVerb: {"%+v, %#v or %T of an interface value that may hold a cell's value",
 		"{1} of a value of type {2} holding {3}, which may be {4} (the interpreter gives a cell's types no names, so fmt would print other names)",
 		"print the value through a variable of the cell's type, or with %v"},
+	printedInterface: {"print or println of a non-nil interface value",
+		"print or println of an interface value holding {1} (Go's runtime prints the addresses of its type and data, which the interpreter's values do not have)",
+		"print it with fmt.Println"},
+	unsafeHeader: {"a string's or slice's header read through unsafe.Pointer",
+		"unsafe.Pointer(&{1}), {1} a {2}: its header read as memory (the interpreter's strings and slices do not keep the data pointers Go's do: an empty slice of a string has none)",
+		"use unsafe.StringData, unsafe.SliceData, len and cap, or compare the values themselves"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

@@ -39,7 +39,7 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("refusal %q: %s", r.name, err.Value)
 		}
 	}
-	if len(refusals) != int(dynamicCellVerb)+1 {
-		t.Errorf("%d refusals for %d constructs", len(refusals), dynamicCellVerb+1)
+	if len(refusals) != int(lastConstruct)+1 {
+		t.Errorf("%d refusals for %d constructs", len(refusals), lastConstruct+1)
 	}
 }

@@ -58,6 +58,9 @@ func (c *cellCtx) refuse() error {
 				if m, t := c.slogMethodOfCellValuer(call); m != "" {
 					fail(call.Pos(), slogValuer, m, t)
 				}
+				if x, t := c.unsafeHeader(call); x != "" {
+					fail(call.Pos(), unsafeHeader, x, t)
+				}
 			}
 			if id, ok := n.(*ast.Ident); ok && c.framesName(id) {
 				fail(id.Pos(), callerFrames, id.Name)
@@ -577,7 +580,7 @@ func mentionsCellType(t types.Type) bool {
 // lines: in a cell they describe the interpreter's (value.go:586, reflect.Value.call).
 var interpreterFrames = map[string]bool{
 	"runtime.Caller": true, "runtime.Callers": true, "runtime.CallersFrames": true, "runtime.FuncForPC": true,
-	"log.Lshortfile": true, "log.Llongfile": true, "log/slog.AddSource": true,
+	"log/slog.AddSource": true, // (log's Lshortfile and Llongfile: logsource.go)
 }
 
 // framesName reports whether id names one of interpreterFrames (slog.HandlerOptions's
@@ -687,4 +690,33 @@ func (c *cellCtx) parallelMethodValue(values []ast.Expr) *ast.SelectorExpr {
 		}
 	}
 	return nil
+}
+
+// unsafeHeader finds unsafe.Pointer(&x) with x a string or a slice: a program reading the
+// header's words. It returns x and its type, "" when the call is another.
+func (c *cellCtx) unsafeHeader(call *ast.CallExpr) (x, typ string) {
+	if c.checked == nil || len(call.Args) != 1 {
+		return "", ""
+	}
+	tv, ok := c.checked.info.Types[call.Fun]
+	if !ok || !tv.IsType() || !types.Identical(tv.Type, types.Typ[types.UnsafePointer]) {
+		return "", ""
+	}
+	addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+	if !ok || addr.Op != token.AND {
+		return "", ""
+	}
+	t := c.typeOf(addr.X)
+	if t == nil {
+		return "", ""
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return types.ExprString(addr.X), "slice"
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return types.ExprString(addr.X), "string"
+		}
+	}
+	return "", ""
 }

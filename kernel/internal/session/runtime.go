@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"log"
 	"reflect"
 	"runtime"
 
@@ -18,6 +19,7 @@ const prelude = `
 import (
 	__gptnotes "gptnotes.internal/cellrt"
 	__gptnotes_errors "errors"
+	__gptnotes_fmt "fmt"
 )
 
 // errors.AsType (Go 1.26), through the kernel's errors.As.
@@ -94,6 +96,15 @@ func (s *Session) runtimeSymbols() interp.Exports {
 			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
 			"JSONDecode":       reflect.ValueOf(jsonDecode),
 			"RunCallback":      reflect.ValueOf(s.runCallback),
+			"Print":            reflect.ValueOf(s.printBuiltin),
+			"LogAt":            reflect.ValueOf(s.logAt),
+			"LogOutput":        reflect.ValueOf(s.logOutput),
+			"LogStdAt": reflect.ValueOf(func(pos string, kind int, msg string) {
+				s.logAt(log.Default(), pos, kind, msg)
+			}),
+			"LogStdOutput": reflect.ValueOf(func(pos string, calldepth int, msg string) error {
+				return s.logOutput(log.Default(), pos, calldepth, msg)
+			}),
 		},
 		"os/os": {
 			"Exit": reflect.ValueOf(s.exit),
