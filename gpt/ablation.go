@@ -89,7 +89,7 @@ func nextTokenLoss(out *Output, ids []int) float64 {
 	var sum float64
 	for t := 0; t+1 < len(ids); t++ {
 		row := out.Row(0, t)
-		sum += logSumExp(row) - float64(row[ids[t+1]])
+		sum += LogSumExp(row) - float64(row[ids[t+1]])
 	}
 	return sum / float64(len(ids)-1)
 }

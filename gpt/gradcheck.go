@@ -133,7 +133,7 @@ func meanLoss64(out *Output, targets [][]int) float64 {
 				continue
 			}
 			l := out.Row(b, t)
-			total += logSumExp(l) - float64(l[tgt])
+			total += LogSumExp(l) - float64(l[tgt])
 			n++
 		}
 	}

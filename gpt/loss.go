@@ -27,7 +27,7 @@ func crossentropyForward(probs, losses, logits []float32, targets []int, N, V in
 	} else {
 		for n := 0; n < N; n++ {
 			l, p := logits[n*V:(n+1)*V], probs[n*V:(n+1)*V]
-			lse := logSumExp(l)
+			lse := LogSumExp(l)
 			for i, x := range l {
 				p[i] = float32(math.Exp(float64(x) - lse))
 			}
@@ -52,10 +52,10 @@ func crossentropyForward(probs, losses, logits []float32, targets []int, N, V in
 	return float32(total / float64(counted))
 }
 
-// logSumExp is ln Σ exp(row[i]) in float64, with the largest logit taken out first so that
-// no exp overflows: the softmax's normaliser, so exp(row[i] − logSumExp) is the probability
-// of i and logSumExp − row[target] the cross-entropy of target.
-func logSumExp(row []float32) float64 {
+// LogSumExp is ln Σ exp(row[i]) in float64, with the largest logit taken out first so that
+// no exp overflows: the softmax's normaliser, so exp(row[i] − LogSumExp) is the probability
+// of i and LogSumExp − row[target] the cross-entropy of target.
+func LogSumExp(row []float32) float64 {
 	mx := math.Inf(-1)
 	for _, x := range row {
 		mx = math.Max(mx, float64(x))

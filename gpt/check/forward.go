@@ -71,15 +71,7 @@ func splitLogits(logits []float32, T, V int) grid {
 func meanLoss(logits grid, targets []int) float64 {
 	var sum float64
 	for t, row := range logits {
-		mx := math.Inf(-1)
-		for _, z := range row {
-			mx = math.Max(mx, float64(z))
-		}
-		var s float64
-		for _, z := range row {
-			s += math.Exp(float64(z) - mx)
-		}
-		sum += mx + math.Log(s) - float64(row[targets[t]])
+		sum += gpt.LogSumExp(row) - float64(row[targets[t]])
 	}
 	return sum / float64(len(logits))
 }

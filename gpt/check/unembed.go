@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"math"
+
+	"github.com/gptnotes/gptnotes/gpt"
 )
 
 // Unembed checks a student's unembedding of one position: x (C) is ln_f's output at one
@@ -48,17 +50,10 @@ func Unembed(f func(x []float32, wte [][]float32) []float32) *Verdict {
 		probs, logProbs := make(grid, len(model)), make(grid, len(model))
 		for r, row := range model {
 			probs[r], logProbs[r] = make([]float32, len(row)), make([]float32, len(row))
-			mx := math.Inf(-1)
-			for _, z := range row {
-				mx = math.Max(mx, float64(z))
-			}
-			var sum float64
-			for _, z := range row {
-				sum += math.Exp(float64(z) - mx)
-			}
+			lse := gpt.LogSumExp(row)
 			for i, z := range row {
-				probs[r][i] = float32(math.Exp(float64(z)-mx) / sum)
-				logProbs[r][i] = float32(float64(z) - mx - math.Log(sum))
+				probs[r][i] = float32(math.Exp(float64(z) - lse))
+				logProbs[r][i] = float32(float64(z) - lse)
 			}
 		}
 		v.recognise(yours, model, []mistake{
