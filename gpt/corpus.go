@@ -419,18 +419,24 @@ func (l *Loader) Next() (inputs, targets [][]int) {
 	return inputs, targets
 }
 
-// RepeatedSequence returns n tokens: ⌈n/2⌉ drawn uniformly from a vocabulary of V, then
-// the same ones again, cut at n. On the second copy a model can predict every token from
-// the first copy, if it has learnt to look there: an induction head.
+// RepeatedSequence returns n tokens: a segment of L drawn uniformly from a vocabulary of V,
+// then the same again and again, cut at n. After the first copy a model can predict every
+// token from the one before it, if it has learnt to look for that token earlier and take
+// what followed it: an induction head. L is drawn from n/8 … n/2, so that no fixed distance
+// back gives the answer (with one L, a head attending L positions back would do, and would
+// fail on any other repetition).
 //
-//	n 7 → a b c d a b c
+//	n 7, L 3 → a b c a b c a
 func RepeatedSequence(rng *rand.Rand, n, V int) []int {
-	half := (n + 1) / 2
+	lo, hi := max(1, n/8), max(1, n/2)
+	L := lo + rng.IntN(hi-lo+1)
 	seq := make([]int, n)
-	for i := range half {
+	for i := range min(L, n) {
 		seq[i] = rng.IntN(V)
 	}
-	copy(seq[half:], seq[:n-half])
+	for i := L; i < n; i++ {
+		seq[i] = seq[i-L]
+	}
 	return seq
 }
 

@@ -2,7 +2,6 @@ package gpt
 
 import (
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -193,33 +192,52 @@ func TestWindowsSpanTheSplit(t *testing.T) {
 	}
 }
 
-// A loader with Repeated rows draws that many random sequences repeated twice, last in the
-// batch, within the vocabulary, and stays seeded.
+// A loader with Repeated rows draws that many random sequences repeated, last in the batch,
+// within the vocabulary, their period varying, and stays seeded.
 func TestLoaderRepeatedRows(t *testing.T) {
 	tokens := make([]int32, 1000)
 	for i := range tokens {
 		tokens[i] = int32(i % 50)
 	}
-	l, err := NewLoader(tokens, 4, 15, 3)
+	l, err := NewLoader(tokens, 6, 63, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Repeated, l.Vocab = 2, 7000
-	x, y := l.Next()
-	for b := range x {
-		rep := true
-		for i := 8; i < 15; i++ { // 16 tokens: 8, then the same 8
-			rep = rep && x[b][i] == x[b][i-8]
-		}
-		big := slices.ContainsFunc(x[b], func(id int) bool { return id >= 50 })
-		if want := b >= 2; rep != want || big != want {
-			t.Errorf("row %d: repeated %v, ids past the corpus's %v; want %v", b, rep, big, want)
-		}
-		if b >= 2 && (y[b][14] != x[b][7] || slices.Max(x[b]) >= 7000) {
-			t.Errorf("row %d: targets %v of inputs %v", b, y[b], x[b])
+	l.Repeated, l.Vocab = 4, 7000
+	periods := map[int]bool{}
+	for range 5 {
+		x, y := l.Next()
+		for b := range x {
+			seq := append(append([]int(nil), x[b]...), y[b][len(y[b])-1]) // the 64 tokens
+			p := period(seq)
+			big := slices.ContainsFunc(x[b], func(id int) bool { return id >= 50 })
+			if b < 2 {
+				if big {
+					t.Errorf("row %d, from the corpus, has ids past its 50", b)
+				}
+				continue
+			}
+			if p < 64/8 || p > 64/2 || !big || slices.Max(seq) >= 7000 {
+				t.Errorf("row %d: period %d (want 8 … 32), ids %v", b, p, seq)
+			}
+			periods[p] = true
 		}
 	}
-	if got := RepeatedSequence(rand.New(rand.NewPCG(1, 1)), 7, 3); !slices.Equal(got[4:], got[:3]) {
-		t.Errorf("RepeatedSequence(7) = %v: want the first 4 then their first 3", got)
+	if len(periods) < 3 {
+		t.Errorf("periods %v over 20 repeated rows: the distance back should vary", periods)
 	}
+}
+
+// period is the smallest p > 0 with seq[i] == seq[i-p] for every i ≥ p.
+func period(seq []int) int {
+	for p := 1; p < len(seq); p++ {
+		ok := true
+		for i := p; i < len(seq) && ok; i++ {
+			ok = seq[i] == seq[i-p]
+		}
+		if ok {
+			return p
+		}
+	}
+	return len(seq)
 }

@@ -290,8 +290,14 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 			return err
 		}
 	}
+	// The tokenizer goes beside the model, unless --tokenizer named one there already: the
+	// model's metadata then names that file (gpt.Open's first rule), and no copy is written.
+	outTok := tokPath(f.out)
+	if f.tokFile != "" && sameDir(f.tokFile, f.out) {
+		outTok = f.tokFile
+	}
 	meta := map[string]string{
-		"tokenizer":  filepath.Base(tokPath(f.out)),
+		"tokenizer":  filepath.Base(outTok),
 		"train_loss": strconv.FormatFloat(last.Loss, 'f', 4, 64),
 		"val_loss":   strconv.FormatFloat(last.ValLoss, 'f', 4, 64),
 		"steps":      strconv.Itoa(tr.StepsDone()),
@@ -308,16 +314,25 @@ func train(ctx context.Context, f trainFlags, log io.Writer) error {
 	if f.repeated > 0 {
 		meta["repeated"] = strconv.FormatFloat(f.repeated, 'f', -1, 64) // of each batch: random tokens repeated twice
 	}
-	if err := tok.Save(tokPath(f.out)); err != nil {
-		return err
+	if outTok == tokPath(f.out) {
+		if err := tok.Save(outTok); err != nil {
+			return err
+		}
 	}
 	if err := gpt.Save(f.out, out, meta); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "wrote %s (%s bytes) and %s (%s bytes) after %s: train loss %.4f, validation loss %.4f\n",
-		f.out, gpt.Commas(int(fileSize(f.out))), tokPath(f.out), gpt.Commas(int(fileSize(tokPath(f.out)))),
+	fmt.Fprintf(log, "wrote %s (%s bytes) beside %s (%s bytes) after %s: train loss %.4f, validation loss %.4f\n",
+		f.out, gpt.Commas(int(fileSize(f.out))), outTok, gpt.Commas(int(fileSize(outTok))),
 		time.Since(start).Round(time.Second), last.Loss, last.ValLoss)
 	return nil
+}
+
+// sameDir reports whether two files are in the same directory.
+func sameDir(a, b string) bool {
+	da, err1 := filepath.Abs(filepath.Dir(a))
+	db, err2 := filepath.Abs(filepath.Dir(b))
+	return err1 == nil && err2 == nil && da == db
 }
 
 // corpusListHash is the SHA-256 of the corpus's file list, one "path size split" line per

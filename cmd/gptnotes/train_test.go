@@ -232,4 +232,19 @@ func TestTrainAttnOnlyRepeated(t *testing.T) {
 	if again.Config.VocabSize != m.Config.VocabSize || !strings.Contains(log.String(), "(given)") {
 		t.Errorf("with --tokenizer: vocab %d, want %d; log:\n%s", again.Config.VocabSize, m.Config.VocabSize, log.String())
 	}
+
+	// A given tokenizer beside --out is named by the model's metadata, not copied, and
+	// gpt.Open finds it.
+	out = filepath.Join(filepath.Dir(given), "beside.safetensors")
+	f = tinyFlags(corpus, out)
+	f.tokFile = given
+	if err := train(context.Background(), f, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "beside.tok")); !os.IsNotExist(err) {
+		t.Errorf("beside.tok written (%v); want the metadata to name given.tok", err)
+	}
+	if _, tok, err := gpt.Open(out); err != nil || tok.VocabSize() != m.Config.VocabSize {
+		t.Errorf("gpt.Open of a model naming given.tok: %v", err)
+	}
 }
