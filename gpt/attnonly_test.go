@@ -49,17 +49,7 @@ func TestAttnOnlyForwardBackward(t *testing.T) {
 		seq := randomIDs(rng, 41, attnOnly.VocabSize)
 		ids[b], tgt[b] = seq[:40], seq[1:]
 	}
-	run := func() (*Output, []float32) {
-		m := newTestModel(t, attnOnly, 3)
-		out, err := m.Forward(ids, tgt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Backward(); err != nil {
-			t.Fatal(err)
-		}
-		return out, m.Grads.Data
-	}
+	run := func() (*Output, []float32) { return forwardBackward(t, attnOnly, 3, ids, tgt) }
 	fastOut, fastGrads := run()
 	var slowOut *Output
 	var slowGrads []float32

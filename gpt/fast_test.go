@@ -36,24 +36,14 @@ func geluNaive(out, inp []float32, N int) { naive(func() { geluForward(out, inp,
 // 16 channels (the packed attention's path where the CPU has AVX2).
 func TestNaiveMatchesFast(t *testing.T) {
 	cfg := Config{VocabSize: 512, BlockSize: 160, Layers: 2, Heads: 2, Channels: 32}
-	run := func() (*Output, []float32) {
-		m := newTestModel(t, cfg, 5)
-		rng := rand.New(rand.NewPCG(5, 6))
-		B, T := 2, 150
-		ids, tgt := make([][]int, B), make([][]int, B)
-		for b := range ids {
-			seq := randomIDs(rng, T+1, cfg.VocabSize)
-			ids[b], tgt[b] = seq[:T], seq[1:]
-		}
-		out, err := m.Forward(ids, tgt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Backward(); err != nil {
-			t.Fatal(err)
-		}
-		return out, m.Grads.Data
+	rng := rand.New(rand.NewPCG(5, 6))
+	B, T := 2, 150
+	ids, tgt := make([][]int, B), make([][]int, B)
+	for b := range ids {
+		seq := randomIDs(rng, T+1, cfg.VocabSize)
+		ids[b], tgt[b] = seq[:T], seq[1:]
 	}
+	run := func() (*Output, []float32) { return forwardBackward(t, cfg, 5, ids, tgt) }
 	fastOut, fastGrads := run()
 	var slowOut *Output
 	var slowGrads []float32
@@ -74,6 +64,20 @@ func TestNaiveMatchesFast(t *testing.T) {
 	if d > 1e-4*float64(scale) {
 		t.Errorf("gradients: max |diff| %g (largest |grad| %g)", d, scale)
 	}
+}
+
+// forwardBackward is one forward with targets and one backward of a fresh test model of cfg
+// (newTestModel with seed) over ids: its output and its gradients.
+func forwardBackward(t *testing.T, cfg Config, seed uint64, ids, tgt [][]int) (*Output, []float32) {
+	m := newTestModel(t, cfg, seed)
+	out, err := m.Forward(ids, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Backward(); err != nil {
+		t.Fatal(err)
+	}
+	return out, m.Grads.Data
 }
 
 // The cached forward (a prompt, then one position at a time, then prompts of 2, 3 and 4
