@@ -152,6 +152,12 @@ func (g *memGuard) begin(cancel context.CancelCauseFunc) (end func() *MemoryLimi
 
 // watch checks the running cell every memEvery until done is closed.
 func (g *memGuard) watch(done <-chan struct{}) {
+	poll(done, func() bool { g.check(); return false })
+}
+
+// poll calls check every memEvery until done is closed or check returns true (the memory
+// guard's and the stack guard's watch over a running cell).
+func poll(done <-chan struct{}, check func() (stop bool)) {
 	t := time.NewTicker(memEvery)
 	defer t.Stop()
 	for {
@@ -159,7 +165,9 @@ func (g *memGuard) watch(done <-chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			g.check()
+			if check() {
+				return
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/metrics"
-	"time"
 )
 
 // A recursion without end, in Go, grows its goroutine's stack until the runtime's maximum (1 GB
@@ -60,21 +59,13 @@ func (e *StackOverflowError) cellError() *CellError {
 func watchStack(limit int64, cancel context.CancelCauseFunc) (stop func()) {
 	done := make(chan struct{})
 	before := stackInUse()
-	go func() {
-		t := time.NewTicker(memEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if used := stackInUse(); used-before > limit {
-					cancel(&StackOverflowError{Limit: limit, At: used - before})
-					return
-				}
-			}
+	go poll(done, func() bool {
+		used := stackInUse()
+		if used-before > limit {
+			cancel(&StackOverflowError{Limit: limit, At: used - before})
 		}
-	}()
+		return used-before > limit
+	})
 	return func() { close(done) }
 }
 
