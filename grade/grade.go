@@ -82,6 +82,9 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	}
 	close(work)
 	wg.Wait()
+	if log != nil && netIsolation(netMode.Load()) == netShared {
+		fmt.Fprintln(log, "warning: the kernels shared the grader's network (no network namespace could be made here): a submission could send UDP and reach the other kernels' sockets")
+	}
 	if err := rp.close(); err != nil && failed == nil {
 		failed = fmt.Errorf("grade: %w", err)
 	}

@@ -34,7 +34,8 @@ type proc struct {
 }
 
 // startKernel starts opts.Kernel on connPath in work, in a process group of its own (the
-// programs a cell starts are killed with it), confined to work and connPath's directory when
+// programs a cell starts are killed with it) and, where the system allows, a network namespace
+// of its own (netns_linux.go), confined to work and connPath's directory when
 // opts.Confine is set. Its environment is new: HOME and TMPDIR in work, the memory limit, and
 // the model's location if the grader has one set, and env.
 func startKernel(ctx context.Context, opts Options, work, connPath string, env ...string) (*proc, error) {
@@ -45,32 +46,41 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	if opts.Confine {
 		args = append(args, "--confine", work+string(os.PathListSeparator)+filepath.Dir(connPath))
 	}
-	cmd := exec.Command(opts.Kernel[0], append(args, connPath)...)
-	cmd.Dir = work
-	threads := strconv.Itoa(max(opts.Threads, 1))
-	cmd.Env = []string{
+	env = append([]string{
 		"HOME=" + work, "TMPDIR=" + work, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
 		"GPTNOTES_MEMORY_LIMIT=" + strconv.FormatInt(opts.Memory, 10),
-		"GOMAXPROCS=" + threads, "OPENBLAS_NUM_THREADS=" + threads,
-	}
-	cmd.Env = append(cmd.Env, env...)
+		"GOMAXPROCS=" + strconv.Itoa(max(opts.Threads, 1)), "OPENBLAS_NUM_THREADS=" + strconv.Itoa(max(opts.Threads, 1)),
+	}, env...)
 	for _, k := range []string{"GPTNOTES_MODEL", "GPT2_WEIGHTS"} {
 		if v := os.Getenv(k); v != "" {
 			if abs, err := filepath.Abs(v); err == nil {
 				v = abs // the kernel runs in work
 			}
-			cmd.Env = append(cmd.Env, k+"="+v)
+			env = append(env, k+"="+v)
 		}
 	}
-	p := &proc{cmd: cmd, exited: make(chan struct{}), log: &tail{max: 8 << 10}}
-	cmd.Stdout, cmd.Stderr = p.log, p.log
-	cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
-	ownGroup(cmd)
+	p := &proc{exited: make(chan struct{}), log: &tail{max: 8 << 10}}
 	kernels.mu.Lock()
-	if err := cmd.Start(); err != nil {
-		kernels.mu.Unlock()
-		return nil, err
+	for {
+		// The best network isolation not yet refused here; refused, the next one.
+		net := netIsolation(netMode.Load())
+		cmd := exec.Command(opts.Kernel[0], append(args, connPath)...)
+		cmd.Dir, cmd.Env = work, env
+		cmd.Stdout, cmd.Stderr = p.log, p.log
+		cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
+		ownGroup(cmd, net)
+		err := cmd.Start()
+		if err == nil {
+			p.cmd = cmd
+			break
+		}
+		if !refusedNamespace(net, err) {
+			kernels.mu.Unlock()
+			return nil, err
+		}
+		netMode.CompareAndSwap(int32(net), int32(net+1))
 	}
+	cmd := p.cmd
 	kernels.pids[cmd.Process.Pid] = true
 	kernels.mu.Unlock()
 	p.ctx, p.cancel = context.WithCancelCause(ctx)

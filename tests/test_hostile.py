@@ -295,6 +295,40 @@ SUICIDE = """import "syscall"
 syscall.Kill(os.Getpid(), syscall.SIGKILL)"""
 
 
+# The other kernels' sockets, found in /proc/net/unix and dialled (with --jobs 2 another kernel
+# runs beside it), and a UDP datagram sent out.
+NEIGHBOURS = """import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+cmdline, _ := os.ReadFile("/proc/self/cmdline")
+args := strings.Split(strings.TrimRight(string(cmdline), "\\x00"), "\\x00")
+own := filepath.Dir(args[len(args)-1]) // its own sockets' folder
+table, err := os.ReadFile("/proc/net/unix")
+fmt.Println("read /proc/net/unix:", err)
+listed, reached := 0, 0
+for _, line := range strings.Split(string(table), "\\n") {
+	f := strings.Fields(line)
+	if len(f) < 8 || !strings.HasPrefix(f[7], "/") || strings.HasPrefix(f[7], own+"/") {
+		continue
+	}
+	listed++
+	if c, err := net.Dial("unix", f[7]); err == nil {
+		reached++
+		c.Close()
+	}
+}
+fmt.Printf("other sockets listed: %d, reached: %d\\n", listed, reached)
+c, err := net.Dial("udp", "192.0.2.1:9")
+if err == nil {
+	_, err = c.Write([]byte("x"))
+}
+fmt.Println("udp:", err)"""
+
+
 def escape():
     nb = with_cell(ESCAPE)
     nb["cells"].insert(3, code(SUICIDE, "suicide"))
@@ -320,7 +354,7 @@ def attack_submissions():
     for gid, cell in cells_by_id(deep).items():
         cell["source"] = DEEP.get(gid, cell["source"])
     return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
-            "escape.ipynb": escape()}
+            "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS)}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -371,6 +405,18 @@ def test_programs_started_end_with_the_kernel(records):
     for pid in left:
         os.kill(pid, 9)
     assert not left, "sleep 347 outlived the grading"
+
+
+def test_no_network_and_no_neighbours(records):
+    """Each kernel in a network namespace of its own: the other kernels' sockets are not listed
+    (nor reached), and a UDP datagram does not leave."""
+    rows, out, stderr, _ = records
+    if "shared the grader's network" in stderr:
+        pytest.skip("no network namespace here: " + stderr)
+    assert totals(rows)["a/alice"] == 13, stderr
+    page = (out / "feedback" / "neighbours.html").read_text()
+    assert "other sockets listed: 0, reached: 0" in page, page
+    assert "udp: dial udp 192.0.2.1:9: connect: network is unreachable" in page, page
 
 
 # A program that holds 1,200 MiB, under --memory 512MiB: the kernel's own guard does not see it.
