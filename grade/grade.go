@@ -85,6 +85,9 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	if log != nil && netIsolation(netMode.Load()) == netShared {
 		fmt.Fprintln(log, "warning: the kernels shared the grader's network (no network namespace could be made here): a submission could send UDP and reach the other kernels' sockets")
 	}
+	if err := noCgroup.Load(); log != nil && err != nil {
+		fmt.Fprintf(log, "warning: no cgroup per kernel (%v): a kernel's programs were limited by the watcher, between its polls not\n", *err)
+	}
 	if err := rp.close(); err != nil && failed == nil {
 		failed = fmt.Errorf("grade: %w", err)
 	}

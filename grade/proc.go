@@ -10,12 +10,25 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // MaxFileSize is the largest file a confined kernel, or a program it starts, may write: past it
 // the write fails with "file too large" (Linux's RLIMIT_FSIZE, set by LimitProcesses).
 const MaxFileSize = 256 << 20
+
+// MaxTasks is how many tasks (processes and threads: the kernel's own are some 20) a kernel and
+// what it starts may be at once: a cgroup's pids.max, or the watcher's count of the kernel's
+// descendants where no cgroup could be made. A fork bomb stops there.
+const MaxTasks = 256
+
+// groups counts the kernels' cgroups, to name each (cgroupName); noCgroup is why the first one
+// could not be made, if it could not (the grader then says so once).
+var (
+	groups   atomic.Int64
+	noCgroup atomic.Pointer[error]
+)
 
 // kernels are the kernels running, by process id, so that killOrphans knows them from the
 // programs a kernel that ended left behind.
@@ -30,7 +43,9 @@ type proc struct {
 	ctx    context.Context // cancelled, with the reason as its cause, when the kernel is gone
 	cancel context.CancelCauseFunc
 	exited chan struct{}
-	log    *tail // the kernel's stderr (its log), last bytes
+	log    *tail   // the kernel's stderr (its log), last bytes
+	group  *cgroup // the kernel and what it starts, nil where none could be made
+	hard   int64   // the memory the kernel and its programs may hold together, in bytes; 0: any
 }
 
 // startKernel starts opts.Kernel on connPath in work, in a process group of its own (the
@@ -59,7 +74,11 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 			env = append(env, k+"="+v)
 		}
 	}
-	p := &proc{exited: make(chan struct{}), log: &tail{max: 8 << 10}}
+	p := &proc{exited: make(chan struct{}), log: &tail{max: 8 << 10}, hard: 2 * opts.Memory}
+	group, err := newCgroup(fmt.Sprintf("%sk%d", tempPrefix(), groups.Add(1)), p.hard, MaxTasks)
+	if err != nil {
+		noCgroup.CompareAndSwap(nil, &err)
+	}
 	kernels.mu.Lock()
 	for {
 		// The best network isolation not yet refused here; refused, the next one.
@@ -76,6 +95,9 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 		}
 		if !refusedNamespace(net, err) {
 			kernels.mu.Unlock()
+			if group != nil {
+				group.remove()
+			}
 			return nil, err
 		}
 		netMode.CompareAndSwap(int32(net), int32(net+1))
@@ -83,17 +105,29 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	cmd := p.cmd
 	kernels.pids[cmd.Process.Pid] = true
 	kernels.mu.Unlock()
+	// In its cgroup before it runs a cell (it starts nothing before): what it starts is there too.
+	if group != nil {
+		if err := group.add(cmd.Process.Pid); err != nil {
+			noCgroup.CompareAndSwap(nil, &err)
+			group.remove()
+		} else {
+			p.group = group
+		}
+	}
 	p.ctx, p.cancel = context.WithCancelCause(ctx)
 	go func() {
 		err := cmd.Wait()
 		kernels.mu.Lock()
 		delete(kernels.pids, cmd.Process.Pid)
 		kernels.mu.Unlock()
+		if p.group != nil && p.group.oomKilled() {
+			err = fmt.Errorf("%v: with the programs it started it passed %d MiB, twice its memory limit, and the system killed it", err, p.hard>>20)
+		}
 		p.cancel(fmt.Errorf("%w (%v)", errKernelEnded, err))
 		close(p.exited)
 	}()
-	if opts.Memory > 0 {
-		go p.watchMemory(2 * opts.Memory)
+	if p.group == nil {
+		go p.watch()
 	}
 	return p, nil
 }
@@ -117,6 +151,9 @@ func (p *proc) why(err error) string {
 // kill ends the kernel, the programs it started and its group at once, giving why as the cause.
 func (p *proc) kill(why string) {
 	p.cancel(errors.New(why))
+	if p.group != nil {
+		p.group.killAll()
+	}
 	killDescendants(p.cmd.Process.Pid)
 	killGroup(p.cmd)
 }
@@ -132,15 +169,19 @@ func (p *proc) stop() {
 	}
 	killGroup(p.cmd) // the programs a cell started, too
 	<-p.exited
+	if p.group != nil {
+		p.group.remove() // every program it started, wherever it went
+	}
 	kernels.mu.Lock()
 	killOrphans() // those of a kernel that ended on its own, with the kernel gone as their subreaper
 	kernels.mu.Unlock()
 }
 
-// watchMemory is the backstop behind the kernel's own memory limit: a kernel whose resident set,
-// with those of the programs it started, passes hard (twice the limit) is killed. Where the
-// system does not say (no /proc), it does nothing.
-func (p *proc) watchMemory(hard int64) {
+// watch stands for the cgroup where none could be made, the backstop behind the kernel's own
+// memory limit: a kernel whose resident set, with those of the programs it started, passes
+// p.hard (twice the limit) is killed, and so is one with more than MaxTasks processes below it,
+// each seen within a poll (200 ms). Where the system does not say (no /proc), it does nothing.
+func (p *proc) watch() {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -148,11 +189,19 @@ func (p *proc) watchMemory(hard int64) {
 		case <-p.exited:
 			return
 		case <-t.C:
+			ds := descendants(p.cmd.Process.Pid)
+			if len(ds) > MaxTasks {
+				p.kill(fmt.Sprintf("started more than %d processes: the kernel was killed", MaxTasks))
+				return
+			}
+			if p.hard <= 0 {
+				continue
+			}
 			rss := residentSet(p.cmd.Process.Pid)
-			for _, d := range descendants(p.cmd.Process.Pid) {
+			for _, d := range ds {
 				rss += residentSet(d)
 			}
-			if rss > hard {
+			if rss > p.hard {
 				p.kill(fmt.Sprintf("held %d MiB with the programs it started, past twice its memory limit: the kernel was killed", rss>>20))
 				return
 			}

@@ -245,15 +245,21 @@ func tempPrefix() string { return fmt.Sprintf("gptnotes-grade-%d-", os.Getpid())
 
 // removeStale removes the temporary directories of graders no longer running: what a grader
 // killed with kill -9 left (a submission's copy, its kernel's sockets).
+// It also ends what such a grader's kernels started and left in their cgroups.
 func removeStale() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "gptnotes-grade-*-*-*"))
 	for _, d := range dirs {
-		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(d), "gptnotes-grade-"), "-", 2)[0])
-		if err != nil || pid == os.Getpid() || running(pid) {
-			continue
+		if pid, ok := graderOf(d); ok && pid != os.Getpid() && !running(pid) {
+			os.RemoveAll(d)
 		}
-		os.RemoveAll(d)
 	}
+	removeStaleCgroups()
+}
+
+// graderOf is the process id of the grader that named path (tempPrefix).
+func graderOf(path string) (int, bool) {
+	pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(path), "gptnotes-grade-"), "-", 2)[0])
+	return pid, err == nil
 }
 
 // MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback

@@ -329,19 +329,33 @@ if err == nil {
 fmt.Println("udp:", err)"""
 
 
+# A thousand programs that sleep: a kernel and what it starts are MaxTasks (256) tasks at most.
+FORKS = """import "os/exec"
+
+started := 0
+var err error
+for started < 1000 {
+	if err = exec.Command("sleep", "348").Start(); err != nil {
+		break
+	}
+	started++
+}
+fmt.Printf("started %d, then: %v\\n", started, err)"""
+
+
 def escape():
     nb = with_cell(ESCAPE)
     nb["cells"].insert(3, code(SUICIDE, "suicide"))
     return nb
 
 
-def sleepers():
-    """The processes running `sleep 347`, ESCAPE's."""
+def sleepers(seconds=b"347"):
+    """The processes running `sleep 347`, ESCAPE's (or FORKS's, 348)."""
     found = []
     for pid in os.listdir("/proc"):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if f.read().split(b"\0")[:2] == [b"sleep", b"347"]:
+                if f.read().split(b"\0")[:2] == [b"sleep", seconds]:
                     found.append(int(pid))
         except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
             pass
@@ -354,7 +368,8 @@ def attack_submissions():
     for gid, cell in cells_by_id(deep).items():
         cell["source"] = DEEP.get(gid, cell["source"])
     return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
-            "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS)}
+            "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS),
+            "forks.ipynb": with_cell(FORKS)}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -419,23 +434,56 @@ def test_no_network_and_no_neighbours(records):
     assert "udp: dial udp 192.0.2.1:9: connect: network is unreachable" in page, page
 
 
-# A program that holds 1,200 MiB, under --memory 512MiB: the kernel's own guard does not see it.
+def test_fork_bomb_is_capped(records):
+    """The thousand programs stop at the kernel's task cap (a cgroup's pids.max, or the watcher),
+    and none outlives the grading."""
+    rows, out, stderr, _ = records
+    assert totals(rows)["a/alice"] == 13 and totals(rows)["forks"] == 0, stderr
+    page = (out / "feedback" / "forks.html").read_text()
+    left = sleepers(b"348")
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, f"{len(left)} of the sleeps outlived the grading"
+    assert "started 1000" not in page, page
+
+
+# A program that leaves the kernel's session (setsid) and holds 1,200 MiB, under --memory 512MiB:
+# the kernel's own guard does not see it.
 HOG = """import "os/exec"
 
-err := exec.Command("python3", "-c", "import time; b = bytearray(1200 << 20); time.sleep(120)").Run()
+err := exec.Command("setsid", "-w", "python3", "-c", "import time; b = bytearray(1200 << 20); time.sleep(120)").Run()
 fmt.Println("hog:", err)"""
 
 
 @pytest.mark.skipif(not FULL, reason="in make test-hostile only")
 def test_program_memory_counts(tmp_path):
-    """The backstop sums the resident sets of the programs a kernel started with the kernel's:
-    past twice the limit it kills them all, well before the cell's time limit."""
+    """The kernel and the programs it started hold twice the limit at most together: the
+    kernel's cgroup ends the program at once (the kernel goes on), or, without a cgroup, the
+    backstop that sums their resident sets kills them all; either well before the cell's time
+    limit (30 s), and nothing outlives the grading."""
+    import re
     (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
     (tmp_path / "hog.ipynb").write_text(json.dumps(with_cell(HOG)))
-    rows, _, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "hog.ipynb"], "--memory", "512MiB")
+    rows, out, stderr = grade(tmp_path, [tmp_path / "alice.ipynb", tmp_path / "hog.ipynb"], "--memory", "512MiB")
     got = {r["exercise"]: r["message"] for r in rows if r["student"] == "hog"}
     assert totals(rows) == {"alice": 13, "hog": 0}, stderr
-    assert all("with the programs it started, past twice its memory limit" in m for m in got.values()), got
+    page = (out / "feedback" / "hog.html").read_text()
+    if "no cgroup per kernel" in stderr:
+        assert all("with the programs it started, past twice its memory limit" in m for m in got.values()), got
+    else:
+        # killed by the system: setsid, or the program as setsid reports it (128 + SIGKILL)
+        assert "hog: signal: killed" in page or "hog: exit status 137" in page, page
+    seconds = float(re.search(r"hog: 0/13 points in ([0-9.]+) s", stderr).group(1))
+    assert seconds < 30, stderr
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and b"bytearray(1200" in open_cmdline(p)], "the hog outlived the grading"
+
+
+def open_cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 def children(pid):
@@ -498,13 +546,15 @@ def test_grader_killed_then_rerun(tmp_path):
     import glob
     stale = glob.glob(f"/tmp/gptnotes-grade-{grader.pid}-*")  # the looper's copy and sockets
     assert stale, "the killed grader's temporary directories are not named after it"
+    groups = glob.glob(f"/sys/fs/cgroup/**/gptnotes-grade-{grader.pid}-*", recursive=True)  # the kernels' cgroups
+    print(f"left by the killed grader: {len(stale)} directories, {len(groups)} cgroups")
 
     start = time.time()
     r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "2s",
                         "--jobs", "1", *subs], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "alice: 13/13 points, graded before (graded.jsonl)" in r.stderr, r.stderr
-    left = [d for d in stale if os.path.exists(d)]  # removed by the rerun
+    left = [d for d in stale + groups if os.path.exists(d)]  # removed by the rerun
     assert not left, left
     with open(out / "grades.csv", newline="") as f:
         assert totals(list(csv.DictReader(f))) == {"alice": 13, "looper": 0}, r.stderr

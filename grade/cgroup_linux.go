@@ -1,0 +1,225 @@
+package grade
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A cgroup holds one kernel and every process it starts, setsid or not: the system caps their
+// memory together (the OOM killer ends one of them past it) and how many tasks (processes and
+// threads) they are, and the grader ends them all at once when the kernel's run ends. It is
+// made under the grader's own cgroup, in cgroup v1's memory and pids hierarchies (this
+// machine's kind) or in cgroup v2's one hierarchy (most class servers'), where the grader may:
+// as root, or in a cgroup delegated to its user (systemd-run --user --scope -p Delegate=yes).
+type cgroup struct {
+	dirs   []string // the group's directory in each hierarchy it is in
+	events string   // the file that counts its OOM kills: v1's memory.oom_control, v2's memory.events
+	kill   string   // v2's cgroup.kill (Linux 5.14; killAll falls back where it is missing), "" in v1
+}
+
+// hierarchies finds where this process's cgroups are, from /proc/self/cgroup and the mounts in
+// /proc/self/mountinfo: for cgroup v1, the directory of its memory and its pids cgroup, by
+// controller; for v2, its cgroup's directory (key ""), where no v1 memory hierarchy is mounted.
+func hierarchies() (map[string]string, error) {
+	own := map[string]string{} // controller ("" for v2) → the path of this process's cgroup in it
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.SplitN(line, ":", 3) // id:controllers:path
+		if len(f) != 3 {
+			continue
+		}
+		for _, c := range strings.Split(f[1], ",") {
+			own[c] = f[2]
+		}
+	}
+	mounts, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer mounts.Close()
+	dirs := map[string]string{}
+	s := bufio.NewScanner(mounts)
+	for s.Scan() {
+		// id parent major:minor root mountpoint options … - fstype source superoptions
+		pre, post, ok := strings.Cut(s.Text(), " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 5 || len(g) < 3 {
+			continue
+		}
+		root, point := f[3], f[4]
+		switch g[0] {
+		case "cgroup":
+			for _, c := range strings.Split(g[2], ",") {
+				if p, ok := own[c]; ok && (c == "memory" || c == "pids") {
+					dirs[c] = filepath.Join(point, strings.TrimPrefix(p, root))
+				}
+			}
+		case "cgroup2":
+			if p, ok := own[""]; ok {
+				dirs[""] = filepath.Join(point, strings.TrimPrefix(p, root))
+			}
+		}
+	}
+	if dirs["memory"] != "" { // v1 (or hybrid: v2 then holds no memory controller)
+		delete(dirs, "")
+		return dirs, nil
+	}
+	if v2 := dirs[""]; v2 != "" {
+		return map[string]string{"": v2}, nil
+	}
+	return nil, errors.New("no cgroup hierarchy with a memory controller is mounted")
+}
+
+// newCgroup makes the cgroup name under the grader's own, its memory capped at memory bytes (0:
+// not capped) and its tasks at tasks. It fails where the grader may not make one.
+func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
+	hs, err := hierarchies()
+	if err != nil {
+		return nil, fmt.Errorf("grade: cgroup: %w", err)
+	}
+	g := &cgroup{}
+	type setting struct{ file, value string }
+	var settings []struct {
+		dir string
+		setting
+	}
+	add := func(dir string, ss ...setting) {
+		for _, s := range ss {
+			settings = append(settings, struct {
+				dir string
+				setting
+			}{dir, s})
+		}
+	}
+	mem, pids := strconv.FormatInt(memory, 10), strconv.Itoa(tasks)
+	if v2, ok := hs[""]; ok {
+		// Controllers reach a child only when its parent enables them: allowed in the root
+		// cgroup, or in one that holds no process itself (a delegated one).
+		if err := os.WriteFile(filepath.Join(v2, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+			return nil, fmt.Errorf("grade: cgroup: enable memory and pids in %s: %w", v2, err)
+		}
+		dir := filepath.Join(v2, name)
+		g.dirs, g.events, g.kill = []string{dir}, filepath.Join(dir, "memory.events"), filepath.Join(dir, "cgroup.kill")
+		add(dir, setting{"pids.max", pids})
+		if memory > 0 {
+			add(dir, setting{"memory.max", mem}, setting{"memory.swap.max", "0"})
+		}
+	} else {
+		m := filepath.Join(hs["memory"], name)
+		g.dirs, g.events = []string{m}, filepath.Join(m, "memory.oom_control")
+		if memory > 0 {
+			// the limit with swap can be set only at or above the limit without it
+			add(m, setting{"memory.limit_in_bytes", mem}, setting{"memory.memsw.limit_in_bytes", mem})
+		}
+		if p := hs["pids"]; p != "" {
+			g.dirs = append(g.dirs, filepath.Join(p, name))
+			add(filepath.Join(p, name), setting{"pids.max", pids})
+		}
+	}
+	for _, d := range g.dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			g.remove()
+			return nil, fmt.Errorf("grade: cgroup: %w", err)
+		}
+	}
+	for _, s := range settings {
+		err := os.WriteFile(filepath.Join(s.dir, s.file), []byte(s.value), 0)
+		if err != nil && !(errors.Is(err, os.ErrNotExist) && strings.Contains(s.file, "sw")) { // no swap accounting: nothing to cap
+			g.remove()
+			return nil, fmt.Errorf("grade: cgroup: %s: %w", s.file, err)
+		}
+	}
+	return g, nil
+}
+
+// add puts process pid in the group; what it starts from then on is in it too.
+func (g *cgroup) add(pid int) error {
+	for _, d := range g.dirs {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			return fmt.Errorf("grade: cgroup: add %d: %w", pid, err)
+		}
+	}
+	return nil
+}
+
+// procs are the processes in the group.
+func (g *cgroup) procs() []int {
+	data, _ := os.ReadFile(filepath.Join(g.dirs[0], "cgroup.procs"))
+	var out []int
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// oomKilled reports whether the system killed a process of the group for its memory.
+func (g *cgroup) oomKilled() bool {
+	data, _ := os.ReadFile(g.events)
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "oom_kill" {
+			return f[1] != "0"
+		}
+	}
+	return false
+}
+
+// killAll kills every process in the group, over rounds (one may fork while a round runs; the
+// task cap bounds how many), by cgroup.kill where v2 has it.
+func (g *cgroup) killAll() {
+	if g.kill != "" && os.WriteFile(g.kill, []byte("1"), 0) == nil {
+		return
+	}
+	for range 20 {
+		pids := g.procs()
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// remove kills what is left in the group and removes it, waiting up to a second for the killed
+// processes to leave it.
+func (g *cgroup) remove() {
+	g.killAll()
+	for _, d := range g.dirs {
+		for i := 0; i < 100; i++ {
+			err := syscall.Rmdir(d)
+			if err == nil || errors.Is(err, syscall.ENOENT) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// removeStaleCgroups kills what is left in the cgroups of graders no longer running (a grader
+// killed with kill -9: the programs its kernels started, setsid or not), and removes them.
+func removeStaleCgroups() {
+	hs, err := hierarchies()
+	if err != nil {
+		return
+	}
+	for _, h := range hs {
+		dirs, _ := filepath.Glob(filepath.Join(h, "gptnotes-grade-*-*"))
+		for _, d := range dirs {
+			if pid, ok := graderOf(d); ok && pid != os.Getpid() && !running(pid) {
+				(&cgroup{dirs: []string{d}}).remove()
+			}
+		}
+	}
+}
