@@ -87,7 +87,7 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 		cmd.Dir, cmd.Env = work, env
 		cmd.Stdout, cmd.Stderr = p.log, p.log
 		cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
-		ownGroup(cmd, net)
+		ownGroup(cmd, net, opts.User)
 		err := cmd.Start()
 		if err == nil {
 			p.cmd = cmd

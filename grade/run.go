@@ -35,6 +35,9 @@ type Options struct {
 	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
 	// calls one does not compile. Off, as for practice, answers may call the library.
 	Exam bool
+	// User is who the kernels run as (a grader run as root must give one: nobody, say), with
+	// their directories made theirs; nil: the grader's own user.
+	User *User
 	// Out is where the report is written, each submission's rows as it ends (journal.go): a
 	// rerun into the same Out grades only what it did not. "": nothing is written.
 	Out string
@@ -189,6 +192,9 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	conn, connPath, err := writeConnection(private)
 	if err != nil {
 		return "grade: " + err.Error()
+	}
+	if err := opts.User.give(work, filepath.Join(work, name), private, connPath); err != nil {
+		return err.Error()
 	}
 
 	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key,

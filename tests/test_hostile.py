@@ -13,7 +13,10 @@ case with the result of this file."""
 import csv
 import json
 import os
+import pathlib
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -179,15 +182,22 @@ def records(tmp_path_factory):
     (tmp / "teacher").mkdir()
     (tmp / "teacher" / "solutions.ipynb").write_text((NOTEBOOKS / "07-exercises-solutions.ipynb").read_text())
     (subs / "linked.ipynb").symlink_to(tmp / "teacher" / "solutions.ipynb")
-    teacher = tmp / "course"  # the model, and the teacher's files beside it
-    teacher.mkdir()
+    # The model, and the teacher's files beside it, all readable to everyone (a grader run as root
+    # runs its kernels as nobody, who must read the model): only the sandbox keeps the rest out.
+    teacher = pathlib.Path(tempfile.mkdtemp(prefix="gptnotes-course-"))
+    teacher.chmod(0o711)
     for name in ["gopher.safetensors", "gopher.tok"]:
         (teacher / name).write_bytes((ROOT / "testdata" / name).read_bytes())
     (teacher / "solutions.txt").write_text("TEACHER-SECRET-47")
+    for f in teacher.iterdir():
+        f.chmod(0o644)
     env = {k: v for k, v in os.environ.items() if k != "GPT2_WEIGHTS"}
     env["GPTNOTES_MODEL"] = str(teacher / "gopher.safetensors")
     paths = sorted(subs.rglob("*.ipynb"))
-    rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env)
+    try:
+        rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env)
+    finally:
+        shutil.rmtree(teacher)
     return rows, out, stderr, teacher
 
 
@@ -343,6 +353,20 @@ for started < 1000 {
 fmt.Printf("started %d, then: %v\\n", started, err)"""
 
 
+# What root may and nobody may not: a device node in its directory, its user back to root, the
+# accounts in /etc/passwd.
+PRIVILEGE = """import (
+	"os"
+	"syscall"
+)
+
+fmt.Println("uid:", os.Getuid(), "gid:", os.Getgid())
+fmt.Println("mknod:", syscall.Mknod("null2", syscall.S_IFCHR|0o666, 1<<8|3))
+fmt.Println("setuid 0:", syscall.Setuid(0))
+data, err := os.ReadFile("/etc/passwd")
+fmt.Println("passwd:", len(data), err)"""
+
+
 def escape():
     nb = with_cell(ESCAPE)
     nb["cells"].insert(3, code(SUICIDE, "suicide"))
@@ -369,7 +393,7 @@ def attack_submissions():
         cell["source"] = DEEP.get(gid, cell["source"])
     return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
             "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS),
-            "forks.ipynb": with_cell(FORKS)}
+            "forks.ipynb": with_cell(FORKS), "privilege.ipynb": with_cell(PRIVILEGE)}
 
 
 def test_frame_bomb_harms_no_one(records):
@@ -399,7 +423,7 @@ def test_model_folder_and_key_out_of_reach(records):
         pytest.skip("Landlock is not available here: " + stderr)
     assert totals(rows)["a/alice"] == 13, stderr
     page = (out / "feedback" / "snoop.html").read_text()
-    size = (teacher / "gopher.safetensors").stat().st_size
+    size = (ROOT / "testdata" / "gopher.safetensors").stat().st_size
     assert f"read gopher.safetensors: {size} bytes, &lt;nil&gt;" in page, page
     assert "read solutions.txt: 0 bytes, open " in page and "permission denied" in page, page
     assert "read kernel.json: 0 bytes, open " in page and "no such file or directory" in page, page
@@ -432,6 +456,19 @@ def test_no_network_and_no_neighbours(records):
     page = (out / "feedback" / "neighbours.html").read_text()
     assert "other sockets listed: 0, reached: 0" in page, page
     assert "udp: dial udp 192.0.2.1:9: connect: network is unreachable" in page, page
+
+
+def test_privileges_dropped(records):
+    """A grader run as root runs its kernels as nobody: no device node, no way back to root; and
+    the sandbox reads no accounts."""
+    rows, out, stderr, _ = records
+    assert totals(rows)["a/alice"] == 13 and totals(rows)["privilege"] == 0, stderr
+    page = (out / "feedback" / "privilege.html").read_text()
+    if os.geteuid() == 0:
+        assert "uid: 65534 gid: 65534" in page, page
+    assert "mknod: &lt;nil&gt;" not in page and "setuid 0: &lt;nil&gt;" not in page, page
+    if "not confined" not in stderr:
+        assert "passwd: 0 open /etc/passwd: permission denied" in page, page
 
 
 def test_fork_bomb_is_capped(records):
