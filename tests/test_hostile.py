@@ -484,6 +484,47 @@ def test_fork_bomb_is_capped(records):
     assert "started 1000" not in page, page
 
 
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root, to start the grader as nobody")
+def test_unprivileged_grader():
+    """The grader run as an unprivileged user (nobody, through setpriv): a user namespace holds
+    each kernel's network namespace where the system allows them, and, with no cgroup to make,
+    the watcher stops the fork bomb; nothing is left behind."""
+    subs = {"alice": make(), "neighbours": with_cell(NEIGHBOURS), "forks": with_cell(FORKS),
+            "privilege": with_cell(PRIVILEGE), "escape": escape()}
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="gptnotes-unprivileged-"))  # pytest's are root's alone
+    try:
+        unprivileged_grader(tmp_path, subs)
+    finally:
+        shutil.rmtree(tmp_path)
+
+
+def unprivileged_grader(tmp_path, subs):
+    tmp_path.chmod(0o777)
+    for name, nb in subs.items():
+        (tmp_path / f"{name}.ipynb").write_text(json.dumps(nb))
+    out = tmp_path / "grades"
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN, "grade", "--against",
+                        str(AGAINST), "--out", str(out), "--timeout-cell", "30s", "--jobs", "2",
+                        *sorted(str(p) for p in tmp_path.glob("*.ipynb"))],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        got = totals(list(csv.DictReader(f)))
+    assert got == {"alice": 13, "neighbours": 0, "forks": 0, "privilege": 0, "escape": 0}, r.stderr
+    page = lambda name: (out / "feedback" / f"{name}.html").read_text()
+    if "shared the grader's network" not in r.stderr:
+        assert "other sockets listed: 0, reached: 0" in page("neighbours"), page("neighbours")
+    assert "started 1000" not in page("forks"), page("forks")
+    if "no cgroup per kernel" in r.stderr:
+        assert "started more than 256 processes: the kernel was killed" in r.stderr, r.stderr
+    assert "uid: 65534" in page("privilege") and "mknod: &lt;nil&gt;" not in page("privilege")
+    left = sleepers(b"347") + sleepers(b"348")
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, "programs outlived the grading"
+
+
 # A program that leaves the kernel's session (setsid) and holds 1,200 MiB, under --memory 512MiB:
 # the kernel's own guard does not see it.
 HOG = """import "os/exec"
