@@ -132,6 +132,28 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	return p, nil
 }
 
+// awaitEnd waits for the kernel to end once its sockets closed under a cell, so that its exit
+// status says why: up to 2 s, but no more than 300 ms while the process runs on, as it does
+// when the client closed them (refusing a frame the kernel sent), not the kernel by ending.
+func (p *proc) awaitEnd() {
+	start := time.Now()
+	deadline := time.After(2 * time.Second)
+	poll := time.NewTicker(50 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		select {
+		case <-p.exited:
+			return
+		case <-deadline:
+			return
+		case <-poll.C:
+			if time.Since(start) >= 300*time.Millisecond && running(p.cmd.Process.Pid) {
+				return
+			}
+		}
+	}
+}
+
 // why says why a request to the kernel failed: the proc's cause when it is gone.
 func (p *proc) why(err error) string {
 	if cause := context.Cause(p.ctx); cause != nil {
