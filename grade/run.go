@@ -204,6 +204,7 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	}
 	defer p.stop()
 	dial, cancel := context.WithTimeout(p.ctx, startTimeout)
+	waitListening(dial, conn)
 	c, err := kernel.Dial(dial, conn)
 	cancel()
 	if err != nil {
@@ -322,11 +323,7 @@ func (p *proc) runCell(c *kernel.Client, s *RanStep, seal seal, limit time.Durat
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			// The sockets closed: the kernel is ending; its exit status says why.
-			select {
-			case <-p.exited:
-			case <-time.After(2 * time.Second):
-			}
+			p.awaitEnd() // the sockets closed: its exit status says why
 		}
 		s.Failure = p.why(err)
 		p.kill(s.Failure)
@@ -372,6 +369,26 @@ func firstLine(outputs []kernel.Output) string {
 		}
 	}
 	return "right"
+}
+
+// waitListening returns once the kernel's ipc sockets are in its private directory (bound), or
+// ctx ends: a dial before would fail, and the client would try again only a quarter of a second
+// later (zmq4's retry), which was most of a kernel's start.
+func waitListening(ctx context.Context, conn kernel.ConnectionInfo) {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for _, port := range []int{conn.ShellPort, conn.IOPubPort, conn.ControlPort, conn.StdinPort, conn.HBPort} {
+		for {
+			if _, err := os.Stat(fmt.Sprintf("%s-%d", conn.IP, port)); err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}
 }
 
 // writeConnection writes a connection file for a kernel on ipc sockets in dir, with a fresh key.
