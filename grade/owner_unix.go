@@ -16,6 +16,14 @@ func owner(fi os.FileInfo) (uid, gid int, ok bool) {
 	return int(st.Uid), int(st.Gid), true
 }
 
+// allocated is the disk space the file fi describes takes (its blocks), not its length.
+func allocated(fi os.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Blocks * 512
+	}
+	return fi.Size()
+}
+
 // runAs has cmd run as u, with no supplementary groups (nil u: as the grader).
 func runAs(a *syscall.SysProcAttr, u *User) {
 	if u != nil {

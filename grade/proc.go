@@ -129,6 +129,7 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	if p.group == nil {
 		go p.watch()
 	}
+	go p.watchDisk(work, filepath.Dir(connPath))
 	return p, nil
 }
 

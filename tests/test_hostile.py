@@ -525,6 +525,55 @@ def unprivileged_grader(tmp_path, subs):
     assert not left, "programs outlived the grading"
 
 
+# 1,250 MiB written in five files of 250 MiB (each under the file-size limit), and 20,000 empty
+# files: a kernel's directories hold 1 GiB and 10,000 entries at most (grade.MaxDisk, MaxFiles).
+DISK = """import (
+	"bytes"
+	"os"
+)
+
+chunk := bytes.Repeat([]byte("x"), 1<<20)
+for i := 0; i < 5; i++ {
+	f, _ := os.Create(fmt.Sprintf("big%d", i))
+	for j := 0; j < 250; j++ {
+		f.Write(chunk)
+	}
+	f.Close()
+}
+fmt.Println("wrote 1,250 MiB")
+time.Sleep(5 * time.Second)"""
+
+MANY_FILES = """for i := 0; i < 20000; i++ {
+	os.WriteFile(fmt.Sprintf("f%d", i), nil, 0o644)
+}
+fmt.Println("made 20,000 files")
+time.Sleep(5 * time.Second)"""
+
+
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_disk_caps(tmp_path):
+    """What a kernel writes is capped all told: the kernel that wrote past 1 GiB, and the one that
+    made 20,000 files, are killed within a check (half a second), alice beside them keeps full
+    marks, and their directories are gone after the grading."""
+    import glob
+    (tmp_path / "alice.ipynb").write_text(json.dumps(make()))
+    (tmp_path / "disk.ipynb").write_text(json.dumps(with_cell('import "time"\n' + DISK)))
+    (tmp_path / "files.ipynb").write_text(json.dumps(with_cell('import (\n\t"os"\n\t"time"\n)\n\n' + MANY_FILES)))
+    out = tmp_path / "grades"
+    grader = subprocess.Popen([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "60s",
+                               "--jobs", "2", *sorted(str(p) for p in tmp_path.glob("*.ipynb"))],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, stderr = grader.communicate(timeout=600)
+    assert grader.returncode == 0, stderr
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert totals(rows) == {"alice": 13, "disk": 0, "files": 0}, stderr
+    msg = {r["student"]: r["message"] for r in rows if r["exercise"] == "ex01-count-pairs"}
+    assert "past 1024 MiB: the kernel was killed" in msg["disk"], msg
+    assert "made more than 10000 files: the kernel was killed" in msg["files"], msg
+    assert not glob.glob(f"/tmp/gptnotes-grade-{grader.pid}-*"), "the kernels' directories are left"
+
+
 # A program that leaves the kernel's session (setsid) and holds 1,200 MiB, under --memory 512MiB:
 # the kernel's own guard does not see it.
 HOG = """import "os/exec"
