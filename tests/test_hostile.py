@@ -4,12 +4,14 @@ still score 0, and the records must stay one unique, escaped row set per student
 submissions that attack the grader or the others (issue 47): the grader exits 0 with every
 grade written and the student graded beside keeps full marks.
 
-The short form (make test) grades, in one run, the cheats marked True, the records, and issue
-47's attacks beside them (the frame bomb, the endless recursion, the model's neighbour and the
-connection file, the escaping program and the large file, the other kernels' sockets and UDP,
-a thousand programs, root's privileges); `make test-hostile` sets GPTNOTES_HOSTILE=all and runs
-every one (the killed grader and its rerun, the time budget and output caps, the library calls,
-a program's memory, the grader run unprivileged, every cheat). The docs' threat model (docs/grading.md) lists each
+The short form (make test) grades the cheats marked True with the records in one run, and issue
+47's attacks beside alice in another, against 07-exercises cut before exercise 5 (its checks
+take milliseconds; the attacks are on the grader, not on the checks): the frame bomb, the
+model's neighbour and the connection file, the escaping program and the large file, the other
+kernels' sockets and UDP, a thousand programs, root's privileges. `make test-hostile` sets
+GPTNOTES_HOSTILE=all and runs every one (the recursion, the killed grader and its rerun, the
+time budget and output caps, the disk caps, the library calls, a program's memory, the grader
+run unprivileged, every cheat). The docs' threat model (docs/grading.md) lists each
 case with the result of this file."""
 import csv
 import json
@@ -91,9 +93,9 @@ LIBRARY_METHODS = {
 }
 
 
-def grade(tmp, subs, *flags, env=None):
+def grade(tmp, subs, *flags, env=None, against=AGAINST):
     out = tmp / "grades"
-    r = subprocess.run([BIN, "grade", "--against", str(AGAINST), "--out", str(out), "--timeout-cell", "30s",
+    r = subprocess.run([BIN, "grade", "--against", str(against), "--out", str(out), "--timeout-cell", "30s",
                         "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
                        capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stderr
@@ -111,9 +113,9 @@ def totals(rows):
 
 @pytest.fixture(scope="module")
 def cheats(records):
-    """The cheats, graded in the records' run (one grader for all, which keeps both its workers
+    """The cheats, graded in the records' run (one grader for both, which keeps its two workers
     busy to the end)."""
-    rows, _, stderr, _ = records
+    rows, _, stderr = records
     return totals(rows), rows, stderr
 
 
@@ -154,10 +156,9 @@ def test_library_calls(tmp_path, exam):
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
-    """The cheats (CHEATS), and submissions whose names and files are the attack: colliding names, a formula and HTML in
-    a name, a symbolic link to the teacher's solutions, metadata of the wrong type; and, graded
-    in the same run beside a/alice (full marks), those that attack the grader or the others
-    (issue 47: attack_submissions), with the model in a folder of the teacher's."""
+    """The cheats (CHEATS), and submissions whose names and files are the attack: colliding
+    names, a formula and HTML in a name, a symbolic link to the teacher's solutions, metadata of
+    the wrong type, all in one run beside a/alice (full marks)."""
     tmp = tmp_path_factory.mktemp("records")
     subs = tmp / "submissions"
     for d in ["a", "b"]:
@@ -173,36 +174,18 @@ def records(tmp_path_factory):
     cells_by_id(odd)["ex03-param-count"]["metadata"]["nbgrader"]["points"] = "1"  # a string
     odd["cells"][1]["metadata"]["nbgrader"] = "not an object"  # the setup cell
     files["odd-metadata.ipynb"] = odd
-    files.update(attack_submissions())
     files.update({f"{name}.ipynb": build() for name, (build, short) in CHEATS.items() if short or FULL})
     for name, nb in files.items():
         (subs / name).write_text(json.dumps(nb))
     (tmp / "teacher").mkdir()
     (tmp / "teacher" / "solutions.ipynb").write_text((NOTEBOOKS / "07-exercises-solutions.ipynb").read_text())
     (subs / "linked.ipynb").symlink_to(tmp / "teacher" / "solutions.ipynb")
-    # The model, and the teacher's files beside it, all readable to everyone (a grader run as root
-    # runs its kernels as nobody, who must read the model): only the sandbox keeps the rest out.
-    teacher = pathlib.Path(tempfile.mkdtemp(prefix="gptnotes-course-"))
-    teacher.chmod(0o711)
-    for name in ["gopher.safetensors", "gopher.tok"]:
-        (teacher / name).write_bytes((ROOT / "testdata" / name).read_bytes())
-    (teacher / "solutions.txt").write_text("TEACHER-SECRET-47")
-    for f in teacher.iterdir():
-        f.chmod(0o644)
-    env = {k: v for k, v in os.environ.items() if k != "GPT2_WEIGHTS"}
-    env["GPTNOTES_MODEL"] = str(teacher / "gopher.safetensors")
-    # The longest first (the recursion takes a few seconds to reach the stack guard's limit), so
-    # that the other worker grades the rest meanwhile.
-    paths = sorted(subs.rglob("*.ipynb"), key=lambda p: (p.name != "deep.ipynb", str(p)))
-    try:
-        rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env)
-    finally:
-        shutil.rmtree(teacher)
-    return rows, out, stderr, teacher
+    rows, out, stderr = grade(tmp, sorted(subs.rglob("*.ipynb")))
+    return rows, out, stderr
 
 
 def test_names_are_unique_and_stable(records):
-    rows, out, _, _ = records
+    rows, out, _ = records
     got = totals(rows)
     assert got["a/alice"] == 13 and got["b/alice"] == 0 and got["alice-2"] == 0, got
     assert len(rows) == len(got) * len(CHECKS)
@@ -212,27 +195,27 @@ def test_names_are_unique_and_stable(records):
 
 
 def test_csv_has_no_formula(records):
-    rows, out, _, _ = records
+    rows, out, _ = records
     for row in rows:
         for v in row.values():
             assert v[:1] not in ("=", "+", "-", "@", "\t", "\r"), row
 
 
 def test_summary_has_no_html(records):
-    _, out, _, _ = records
+    _, out, _ = records
     summary = (out / "summary.md").read_text()
     assert "<img" not in summary, summary
     assert "&lt;img src=x onerror=alert(1)&gt;" in summary
 
 
 def test_symlink_is_not_graded(records):
-    rows, _, stderr, _ = records
+    rows, _, stderr = records
     linked = [r for r in rows if r["student"] == "linked"]
     assert linked and all(float(r["points"]) == 0 and "symbolic link" in r["message"] for r in linked), linked
 
 
 def test_odd_metadata_is_graded(records):
-    rows, _, stderr, _ = records
+    rows, _, stderr = records
     got = {r["exercise"]: r for r in rows if r["student"] == "odd-metadata"}
     assert sum(float(r["points"]) for r in got.values()) == 13, (got, stderr)
     assert "nbgrader metadata" in got["ex03-param-count"]["message"], got["ex03-param-count"]
@@ -386,42 +369,93 @@ def sleepers(seconds=b"347"):
     return found
 
 
+def short(nb):
+    """nb cut before exercise 5: four exercises whose checks take milliseconds (07-exercises' last
+    ones run the model for a second each), enough for attacks on the grader, and cheap."""
+    nb["cells"] = [c for c in nb["cells"][:next(i for i, c in enumerate(nb["cells"]) if c["source"] and
+                                                 "".join(c["source"]).startswith("## Exercise 5"))]]
+    return nb
+
+
+SHORT_POINTS = 4  # the short notebook's four checks, a point each
+
+
 def attack_submissions():
-    """The submissions of issue 47's cases that run in make test's short form, by file name."""
-    deep = blank()
-    for gid, cell in cells_by_id(deep).items():
-        cell["source"] = DEEP.get(gid, cell["source"])
-    return {"bomb.ipynb": with_cell(FRAME_BOMB), "deep.ipynb": deep, "snoop.ipynb": with_cell(SNOOP_MODEL),
+    """The submissions of issue 47's cases, by file name, on the short notebook; the recursion (a
+    few seconds before the stack guard stops it; kernel/stackguard_test.go tests the guard) in
+    make test-hostile only."""
+    subs = {"bomb.ipynb": with_cell(FRAME_BOMB), "snoop.ipynb": with_cell(SNOOP_MODEL),
             "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS),
             "forks.ipynb": with_cell(FORKS), "privilege.ipynb": with_cell(PRIVILEGE)}
+    if FULL:
+        deep = blank()
+        for gid, cell in cells_by_id(deep).items():
+            cell["source"] = DEEP.get(gid, cell["source"])
+        subs["deep.ipynb"] = deep
+    return {name: short(nb) for name, nb in subs.items()}
 
 
-def test_frame_bomb_harms_no_one(records):
+@pytest.fixture(scope="module")
+def attacks(tmp_path_factory):
+    """Issue 47's attacks on the grader and the others (attack_submissions), graded in one run
+    beside alice (full marks), against the short notebook (short), with the model in a folder of
+    the teacher's."""
+    tmp = tmp_path_factory.mktemp("attacks")
+    subs = tmp / "submissions"
+    subs.mkdir()
+    against = tmp / "07-short.ipynb"
+    against.write_text(json.dumps(short(blank())))
+    files = {"alice.ipynb": short(make()), **attack_submissions()}
+    for name, nb in files.items():
+        (subs / name).write_text(json.dumps(nb))
+    # The model, and the teacher's files beside it, all readable to everyone (a grader run as root
+    # runs its kernels as nobody, who must read the model): only the sandbox keeps the rest out.
+    teacher = pathlib.Path(tempfile.mkdtemp(prefix="gptnotes-course-"))
+    teacher.chmod(0o711)
+    for name in ["gopher.safetensors", "gopher.tok"]:
+        (teacher / name).write_bytes((ROOT / "testdata" / name).read_bytes())
+    (teacher / "solutions.txt").write_text("TEACHER-SECRET-47")
+    for f in teacher.iterdir():
+        f.chmod(0o644)
+    env = {k: v for k, v in os.environ.items() if k != "GPT2_WEIGHTS"}
+    env["GPTNOTES_MODEL"] = str(teacher / "gopher.safetensors")
+    # The longest first (the recursion takes seconds to reach the stack guard's limit), so that
+    # the other worker grades the rest meanwhile.
+    paths = sorted(subs.glob("*.ipynb"), key=lambda p: (p.name != "deep.ipynb", str(p)))
+    try:
+        rows, out, stderr = grade(tmp, paths, "--memory", "2GiB", env=env, against=against)
+    finally:
+        shutil.rmtree(teacher)
+    return rows, out, stderr, teacher
+
+
+def test_frame_bomb_harms_no_one(attacks):
     """The grader reads the bomb's frames without allocating what they claim: it exits 0 with
     every row written, and the student graded beside keeps full marks."""
-    rows, _, stderr, _ = records
+    rows, _, stderr, _ = attacks
     got = totals(rows)
-    assert got["a/alice"] == 13 and got["bomb"] == 0, (got, stderr)
+    assert got["alice"] == SHORT_POINTS and got["bomb"] == 0, (got, stderr)
 
 
-def test_recursion_is_stopped(records):
+@pytest.mark.skipif(not FULL, reason="in make test-hostile only")
+def test_recursion_is_stopped(attacks):
     """The recursion fails its check with an error that names it; the kernel goes on, so the
     checks after it run (and fail as the blank's do, "not yet")."""
-    rows, _, stderr, _ = records
+    rows, _, stderr, _ = attacks
     got = {r["exercise"]: r["message"] for r in rows if r["student"] == "deep"}
     assert "stack overflow (recursion too deep)" in got["ex03-param-count"], (got, stderr)
     later = [m for e, m in got.items() if e >= "ex04"]
     assert later and all(m.startswith("not yet: ") for m in later), got
-    assert totals(rows)["a/alice"] == 13, stderr
+    assert totals(rows)["alice"] == SHORT_POINTS, stderr
 
 
-def test_model_folder_and_key_out_of_reach(records):
+def test_model_folder_and_key_out_of_reach(attacks):
     """The sandbox reads the model's own files (alice's setup cell loads it: full marks), not
     what lies beside them; the connection file is gone before the first cell runs."""
-    rows, out, stderr, teacher = records
+    rows, out, stderr, teacher = attacks
     if "not confined" in stderr:
         pytest.skip("Landlock is not available here: " + stderr)
-    assert totals(rows)["a/alice"] == 13, stderr
+    assert totals(rows)["alice"] == SHORT_POINTS, stderr
     page = (out / "feedback" / "snoop.html").read_text()
     size = (ROOT / "testdata" / "gopher.safetensors").stat().st_size
     assert f"read gopher.safetensors: {size} bytes, &lt;nil&gt;" in page, page
@@ -430,12 +464,12 @@ def test_model_folder_and_key_out_of_reach(records):
     assert "TEACHER-SECRET-47" not in page and '"key"' not in page, page
 
 
-def test_programs_started_end_with_the_kernel(records):
+def test_programs_started_end_with_the_kernel(attacks):
     """The program that left its process group is gone once the grading ends, though its kernel
     killed itself (the kernel was its subreaper, then the grader is), and the file past 256 MiB
     is refused."""
-    rows, out, stderr, _ = records
-    assert totals(rows)["a/alice"] == 13, stderr
+    rows, out, stderr, _ = attacks
+    assert totals(rows)["alice"] == SHORT_POINTS, stderr
     page = (out / "feedback" / "escape.html").read_text()
     assert "setsid: &lt;nil&gt;" in page, page  # it did start
     assert "write at 300 MiB: write big: file too large" in page, page
@@ -446,23 +480,23 @@ def test_programs_started_end_with_the_kernel(records):
     assert not left, "sleep 347 outlived the grading"
 
 
-def test_no_network_and_no_neighbours(records):
+def test_no_network_and_no_neighbours(attacks):
     """Each kernel in a network namespace of its own: the other kernels' sockets are not listed
     (nor reached), and a UDP datagram does not leave."""
-    rows, out, stderr, _ = records
+    rows, out, stderr, _ = attacks
     if "shared the grader's network" in stderr:
         pytest.skip("no network namespace here: " + stderr)
-    assert totals(rows)["a/alice"] == 13, stderr
+    assert totals(rows)["alice"] == SHORT_POINTS, stderr
     page = (out / "feedback" / "neighbours.html").read_text()
     assert "other sockets listed: 0, reached: 0" in page, page
     assert "udp: dial udp 192.0.2.1:9: connect: network is unreachable" in page, page
 
 
-def test_privileges_dropped(records):
+def test_privileges_dropped(attacks):
     """A grader run as root runs its kernels as nobody: no device node, no way back to root; and
     the sandbox reads no accounts."""
-    rows, out, stderr, _ = records
-    assert totals(rows)["a/alice"] == 13 and totals(rows)["privilege"] == 0, stderr
+    rows, out, stderr, _ = attacks
+    assert totals(rows)["alice"] == SHORT_POINTS and totals(rows)["privilege"] == 0, stderr
     page = (out / "feedback" / "privilege.html").read_text()
     if os.geteuid() == 0:
         assert "uid: 65534 gid: 65534" in page, page
@@ -471,11 +505,11 @@ def test_privileges_dropped(records):
         assert "passwd: 0 open /etc/passwd: permission denied" in page, page
 
 
-def test_fork_bomb_is_capped(records):
+def test_fork_bomb_is_capped(attacks):
     """The thousand programs stop at the kernel's task cap (a cgroup's pids.max, or the watcher),
     and none outlives the grading."""
-    rows, out, stderr, _ = records
-    assert totals(rows)["a/alice"] == 13 and totals(rows)["forks"] == 0, stderr
+    rows, out, stderr, _ = attacks
+    assert totals(rows)["alice"] == SHORT_POINTS and totals(rows)["forks"] == 0, stderr
     page = (out / "feedback" / "forks.html").read_text()
     left = sleepers(b"348")
     for pid in left:
