@@ -23,8 +23,9 @@ const MaxFileSize = 256 << 20
 // descendants where no cgroup could be made. A fork bomb stops there.
 const MaxTasks = 256
 
-// groups counts the kernels' cgroups, to name each (cgroupName); noCgroup is why the first one
-// could not be made, if it could not (the grader then says so once).
+// groups counts the kernels' cgroups, to name each (gptnotes-grade-PID-kN, removeStale finds
+// them by it); noCgroup is why the first one could not be made, if it could not (the grader
+// then says so once).
 var (
 	groups   atomic.Int64
 	noCgroup atomic.Pointer[error]
@@ -49,10 +50,10 @@ type proc struct {
 }
 
 // startKernel starts opts.Kernel on connPath in work, in a process group of its own (the
-// programs a cell starts are killed with it) and, where the system allows, a network namespace
-// of its own (netns_linux.go), confined to work and connPath's directory when
-// opts.Confine is set. Its environment is new: HOME and TMPDIR in work, the memory limit, and
-// the model's location if the grader has one set, and env.
+// programs a cell starts are killed with it) and, where the system allows, in a network
+// namespace (netns_linux.go) and a cgroup (cgroup_linux.go) of its own, as opts.User, confined
+// to work and connPath's directory when opts.Confine is set. Its environment is new: HOME and
+// TMPDIR in work, the memory limit, and the model's location if the grader has one set, and env.
 func startKernel(ctx context.Context, opts Options, work, connPath string, env ...string) (*proc, error) {
 	if len(opts.Kernel) == 0 {
 		return nil, errors.New("grade: no kernel command")
@@ -80,29 +81,14 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 		noCgroup.CompareAndSwap(nil, &err)
 	}
 	kernels.mu.Lock()
-	for {
-		// The best network isolation not yet refused here; refused, the next one.
-		net := netIsolation(netMode.Load())
-		cmd := exec.Command(opts.Kernel[0], append(args, connPath)...)
-		cmd.Dir, cmd.Env = work, env
-		cmd.Stdout, cmd.Stderr = p.log, p.log
-		cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
-		ownGroup(cmd, net, opts.User)
-		err := cmd.Start()
-		if err == nil {
-			p.cmd = cmd
-			break
+	cmd, err := p.start(opts, append(args, connPath), work, env)
+	if err != nil {
+		kernels.mu.Unlock()
+		if group != nil {
+			group.remove()
 		}
-		if !refusedNamespace(net, err) {
-			kernels.mu.Unlock()
-			if group != nil {
-				group.remove()
-			}
-			return nil, err
-		}
-		netMode.CompareAndSwap(int32(net), int32(net+1))
+		return nil, err
 	}
-	cmd := p.cmd
 	kernels.pids[cmd.Process.Pid] = true
 	kernels.mu.Unlock()
 	// In its cgroup before it runs a cell (it starts nothing before): what it starts is there too.
@@ -131,6 +117,28 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 	}
 	go p.watchDisk(work, filepath.Dir(connPath))
 	return p, nil
+}
+
+// start starts the kernel's process, with the best network isolation the system has not refused
+// yet: refused, it tries the next (netMode remembers, for the kernels after).
+func (p *proc) start(opts Options, args []string, work string, env []string) (*exec.Cmd, error) {
+	for {
+		net := netIsolation(netMode.Load())
+		cmd := exec.Command(opts.Kernel[0], args...)
+		cmd.Dir, cmd.Env = work, env
+		cmd.Stdout, cmd.Stderr = p.log, p.log
+		cmd.WaitDelay = 2 * time.Second // a program a cell started may hold the pipes open
+		ownGroup(cmd, net, opts.User)
+		err := cmd.Start()
+		if err == nil {
+			p.cmd = cmd
+			return cmd, nil
+		}
+		if !refusedNamespace(net, err) {
+			return nil, err
+		}
+		netMode.CompareAndSwap(int32(net), int32(net+1))
+	}
 }
 
 // awaitEnd waits for the kernel to end once its sockets closed under a cell, so that its exit
