@@ -94,11 +94,18 @@ LIBRARY_METHODS = {
 
 
 def grade(tmp, subs, *flags, env=None, against=AGAINST):
+    """Grades subs, checks that the grader exited 0 and left none of its temporary directories
+    or cgroups, and returns the rows of grades.csv, the output folder and the grader's log."""
+    import glob
     out = tmp / "grades"
-    r = subprocess.run([BIN, "grade", "--against", str(against), "--out", str(out), "--timeout-cell", "30s",
-                        "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
-                       capture_output=True, text=True, timeout=900, env=env)
+    r = subprocess.Popen([BIN, "grade", "--against", str(against), "--out", str(out), "--timeout-cell", "30s",
+                          "--memory", "768MiB", "--jobs", "2", *flags, *map(str, subs)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    _, r.stderr = r.communicate(timeout=900)
     assert r.returncode == 0, r.stderr
+    left = glob.glob(f"/tmp/gptnotes-grade-{r.pid}-*") + glob.glob(f"/sys/fs/cgroup/*/gptnotes-grade-{r.pid}-*") + \
+        glob.glob(f"/sys/fs/cgroup/*/*/*/gptnotes-grade-{r.pid}-*") + glob.glob(f"/sys/fs/cgroup/gptnotes-grade-{r.pid}-*")
+    assert not left, left
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     return rows, out, r.stderr
