@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -25,15 +24,31 @@ type cgroup struct {
 }
 
 // hierarchies finds where this process's cgroups are, from /proc/self/cgroup and the mounts in
-// /proc/self/mountinfo: for cgroup v1, the directory of its memory and its pids cgroup, by
-// controller; for v2, its cgroup's directory (key ""), where no v1 memory hierarchy is mounted.
+// /proc/self/mountinfo (cgroupDirs).
 func hierarchies() (map[string]string, error) {
-	own := map[string]string{} // controller ("" for v2) → the path of this process's cgroup in it
-	data, err := os.ReadFile("/proc/self/cgroup")
+	cgroups, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return nil, err
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	return cgroupDirs(string(cgroups), string(mounts))
+}
+
+// cgroupDirs reads a process's /proc/PID/cgroup and /proc/PID/mountinfo: for cgroup v1, the
+// directories of its memory and its pids cgroup, by controller; for v2, its cgroup's directory
+// (key ""), where no v1 memory hierarchy is mounted (a hybrid system's v2 then holds no memory
+// controller).
+//
+//	4:memory:/process_api/36ad  and  … /sys/fs/cgroup/memory … - cgroup cgroup rw,memory
+//	→ {"memory": "/sys/fs/cgroup/memory/process_api/36ad", …}
+//	0::/user.slice/grader.scope  and  … /sys/fs/cgroup … - cgroup2 cgroup2 rw
+//	→ {"": "/sys/fs/cgroup/user.slice/grader.scope"}
+func cgroupDirs(cgroups, mountinfo string) (map[string]string, error) {
+	own := map[string]string{} // controller ("" for v2) → the path of the process's cgroup in it
+	for _, line := range strings.Split(strings.TrimSpace(cgroups), "\n") {
 		f := strings.SplitN(line, ":", 3) // id:controllers:path
 		if len(f) != 3 {
 			continue
@@ -42,16 +57,10 @@ func hierarchies() (map[string]string, error) {
 			own[c] = f[2]
 		}
 	}
-	mounts, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return nil, err
-	}
-	defer mounts.Close()
 	dirs := map[string]string{}
-	s := bufio.NewScanner(mounts)
-	for s.Scan() {
+	for _, line := range strings.Split(mountinfo, "\n") {
 		// id parent major:minor root mountpoint options … - fstype source superoptions
-		pre, post, ok := strings.Cut(s.Text(), " - ")
+		pre, post, ok := strings.Cut(line, " - ")
 		f, g := strings.Fields(pre), strings.Fields(post)
 		if !ok || len(f) < 5 || len(g) < 3 {
 			continue
@@ -70,7 +79,7 @@ func hierarchies() (map[string]string, error) {
 			}
 		}
 	}
-	if dirs["memory"] != "" { // v1 (or hybrid: v2 then holds no memory controller)
+	if dirs["memory"] != "" {
 		delete(dirs, "")
 		return dirs, nil
 	}
