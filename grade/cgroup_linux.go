@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -23,18 +24,62 @@ type cgroup struct {
 	kill   string   // v2's cgroup.kill (Linux 5.14; killAll falls back where it is missing), "" in v1
 }
 
+// own is where the grader's cgroups were when it first looked (hierarchies), and, in cgroup v2,
+// whether the memory and pids controllers could be enabled for the kernels' cgroups there.
+var own struct {
+	once sync.Once
+	dirs map[string]string
+	err  error
+	v2   struct {
+		once sync.Once
+		err  error
+	}
+}
+
 // hierarchies finds where this process's cgroups are, from /proc/self/cgroup and the mounts in
-// /proc/self/mountinfo (cgroupDirs).
+// /proc/self/mountinfo (cgroupDirs), as they were at its first call: in cgroup v2 the grader
+// may have moved itself since (enableV2).
 func hierarchies() (map[string]string, error) {
-	cgroups, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return nil, err
-	}
-	mounts, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return nil, err
-	}
-	return cgroupDirs(string(cgroups), string(mounts))
+	own.once.Do(func() {
+		cgroups, err := os.ReadFile("/proc/self/cgroup")
+		if err != nil {
+			own.err = err
+			return
+		}
+		mounts, err := os.ReadFile("/proc/self/mountinfo")
+		if err != nil {
+			own.err = err
+			return
+		}
+		own.dirs, own.err = cgroupDirs(string(cgroups), string(mounts))
+	})
+	return own.dirs, own.err
+}
+
+// enableV2 enables the memory and pids controllers for the children of the grader's v2 cgroup
+// dir, once. Linux allows it in the root cgroup, or in one that holds no process itself: where
+// the grader's holds it (EBUSY; a delegated scope, say: systemd-run --scope -p Delegate=yes),
+// the grader moves itself to a child of its own (gptnotes-grade-PID-grader) and tries again,
+// which works where it was alone there.
+func enableV2(dir string) error {
+	own.v2.once.Do(func() {
+		enable := func() error {
+			return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory +pids"), 0)
+		}
+		err := enable()
+		if errors.Is(err, syscall.EBUSY) {
+			leaf := filepath.Join(dir, tempPrefix()+"grader")
+			if err = os.Mkdir(leaf, 0o755); err == nil || errors.Is(err, os.ErrExist) {
+				if err = os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err == nil {
+					err = enable()
+				}
+			}
+		}
+		if err != nil {
+			own.v2.err = fmt.Errorf("grade: cgroup: enable memory and pids in %s: %w", dir, err)
+		}
+	})
+	return own.v2.err
 }
 
 // cgroupDirs reads a process's /proc/PID/cgroup and /proc/PID/mountinfo: for cgroup v1, the
@@ -112,10 +157,8 @@ func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
 	}
 	mem, pids := strconv.FormatInt(memory, 10), strconv.Itoa(tasks)
 	if v2, ok := hs[""]; ok {
-		// Controllers reach a child only when its parent enables them: allowed in the root
-		// cgroup, or in one that holds no process itself (a delegated one).
-		if err := os.WriteFile(filepath.Join(v2, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
-			return nil, fmt.Errorf("grade: cgroup: enable memory and pids in %s: %w", v2, err)
+		if err := enableV2(v2); err != nil {
+			return nil, err
 		}
 		dir := filepath.Join(v2, name)
 		g.dirs, g.events, g.kill = []string{dir}, filepath.Join(dir, "memory.events"), filepath.Join(dir, "cgroup.kill")
