@@ -762,7 +762,8 @@ def test_time_budget_and_output_caps(tmp_path):
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     got = totals(rows)
-    assert got == {"alice": 13, "endless": 0, "flood": 0}, (got, r.stderr)
+    failed = [(r["exercise"], r["message"]) for r in rows if r["student"] == "alice" and float(r["points"]) == 0]
+    assert got == {"alice": 13, "endless": 0, "flood": 0}, (got, failed, r.stderr)
     assert "the notebook ran past its time budget of 1m30s" in r.stderr, r.stderr
     assert elapsed < 170, f"{elapsed:.0f} s"  # 100 cells × 2 s alone would be 200 s
     page = (out / "feedback" / "flood.html").stat().st_size
