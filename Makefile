@@ -179,10 +179,10 @@ test-widgets8: build
 
 # test-hostile grades submissions written to cheat `gptnotes grade` or corrupt its records, one
 # per case of docs/grading.md's threat model, and the made-up class of tests/test_grade.py beside
-# them (a few minutes). make test runs a short form of test_hostile.py (three of the cheats, and
-# the records with issue 47's attacks beside them in one run: 11-26 s, main's short form 9-22 s
-# in nine runs of each alternated at a load of 10-25, 1.25x main's in all, 1.13x in the five
-# at a load of 10-13).
+# them (a few minutes). make test runs a short form of test_hostile.py: three of the cheats with
+# the records in one run, issue 47's attacks but the recursion in another, on 07-exercises cut
+# before exercise 5 (12.3-15.6 s, median 13.5 s, against 11.9-19.4 s, median 13.3 s, for the
+# short form before issue 47 (1e2568a), in seven runs of each alternated at a load of 13-20: 1.01x).
 test-hostile: build
 	GPTNOTES_HOSTILE=all GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_hostile.py tests/test_grade.py
 
