@@ -38,6 +38,10 @@ type Options struct {
 	// User is who the kernels run as (a grader run as root must give one: nobody, say), with
 	// their directories made theirs; nil: the grader's own user.
 	User *User
+	// KernelReads are the files a kernel reads outside its directories: its program and the
+	// model. With User set, Run refuses to start when User may not read one of them, since
+	// every kernel would fail.
+	KernelReads []string
 	// Out is where the report is written, each submission's rows as it ends (journal.go): a
 	// rerun into the same Out grades only what it did not. "": nothing is written.
 	Out string

@@ -67,9 +67,10 @@ func runGrade(args []string) error {
 		Exam:            *exam,
 		Out:             *out,
 	}
-	if opts.User, err = kernelUser(*runAs, exe); err != nil {
+	if opts.User, err = kernelUser(*runAs); err != nil {
 		return err
 	}
+	opts.KernelReads = append([]string{exe}, modelFiles()...)
 	if err := grade.ConfineAvailable(); err != nil {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
 	} else {
@@ -85,10 +86,9 @@ func runGrade(args []string) error {
 	return nil
 }
 
-// kernelUser is who the kernels run as: as root, the account name (nobody when ""), which must
-// be able to read the grader's program and the model (modelFiles), or every kernel would fail;
-// otherwise the grader's own user (nil), and name must be "".
-func kernelUser(name, exe string) (*grade.User, error) {
+// kernelUser is who the kernels run as: as root, the account name (nobody when ""); otherwise
+// the grader's own user (nil), and name must be "".
+func kernelUser(name string) (*grade.User, error) {
 	if os.Geteuid() != 0 {
 		if name != "" {
 			return nil, fmt.Errorf("--user %s: only a grader run as root can run its kernels as another user", name)
@@ -105,11 +105,6 @@ func kernelUser(name, exe string) (*grade.User, error) {
 	if u.UID == 0 {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: --user %s: the kernels run as root: a submission can make device nodes and read what only root may, where the sandbox lets it\n", name)
 		return nil, nil
-	}
-	for _, f := range append([]string{exe}, modelFiles()...) {
-		if err := u.CanRead(f); err != nil {
-			return nil, fmt.Errorf("%w: the kernels run as %s (--user); make it readable to %s, or name another --user", err, name, name)
-		}
 	}
 	return u, nil
 }
