@@ -13,8 +13,9 @@ import (
 )
 
 // A cgroup holds one kernel and every process it starts, setsid or not: the system caps their
-// memory together (the OOM killer ends one of them past it) and how many tasks (processes and
-// threads) they are, and the grader ends them all at once when the kernel's run ends. It is
+// memory together (the OOM killer ends one of them past it), how many tasks (processes and
+// threads) they are and, where it can, their CPU time, and the grader ends them all at once when
+// the kernel's run ends. It is
 // made under the grader's own cgroup, in cgroup v1's memory and pids hierarchies (this
 // machine's kind) or in cgroup v2's one hierarchy (most class servers'), where the grader may:
 // as root, or in a cgroup delegated to its user (systemd-run --user --scope -p Delegate=yes).
@@ -33,6 +34,7 @@ var own struct {
 	v2   struct {
 		once sync.Once
 		err  error
+		cpu  bool // the cpu controller enabled too (it may not be there)
 	}
 }
 
@@ -56,8 +58,8 @@ func hierarchies() (map[string]string, error) {
 	return own.dirs, own.err
 }
 
-// enableV2 enables the memory and pids controllers for the children of the grader's v2 cgroup
-// dir, once. Linux allows it in the root cgroup, or in one that holds no process itself: where
+// enableV2 enables the memory and pids controllers, and the cpu controller where it can, for
+// the children of the grader's v2 cgroup dir, once. Linux allows it in the root cgroup, or in one that holds no process itself: where
 // the grader's holds it (EBUSY; a delegated scope, say: systemd-run --scope -p Delegate=yes),
 // the grader moves itself to a child of its own (gptnotes-grade-PID-grader) and tries again,
 // which works where it was alone there.
@@ -77,13 +79,15 @@ func enableV2(dir string) error {
 		}
 		if err != nil {
 			own.v2.err = fmt.Errorf("grade: cgroup: enable memory and pids in %s: %w", dir, err)
+			return
 		}
+		own.v2.cpu = os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+cpu"), 0) == nil
 	})
 	return own.v2.err
 }
 
 // cgroupDirs reads a process's /proc/PID/cgroup and /proc/PID/mountinfo: for cgroup v1, the
-// directories of its memory and its pids cgroup, by controller; for v2, its cgroup's directory
+// directories of its memory, pids and cpu cgroups, by controller; for v2, its cgroup's directory
 // (key ""), where no v1 memory hierarchy is mounted (a hybrid system's v2 then holds no memory
 // controller).
 //
@@ -114,7 +118,7 @@ func cgroupDirs(cgroups, mountinfo string) (map[string]string, error) {
 		switch g[0] {
 		case "cgroup":
 			for _, c := range strings.Split(g[2], ",") {
-				if p, ok := own[c]; ok && (c == "memory" || c == "pids") {
+				if p, ok := own[c]; ok && (c == "memory" || c == "pids" || c == "cpu") {
 					dirs[c] = filepath.Join(point, strings.TrimPrefix(p, root))
 				}
 			}
@@ -135,8 +139,10 @@ func cgroupDirs(cgroups, mountinfo string) (map[string]string, error) {
 }
 
 // newCgroup makes the cgroup name under the grader's own, its memory capped at memory bytes (0:
-// not capped) and its tasks at tasks. It fails where the grader may not make one.
-func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
+// not capped), its tasks at tasks and, where the cpu controller is there to do it, its CPU time
+// at cpus cores (a busy loop in every thread and program it starts takes no more). It fails
+// where the grader may not make one.
+func newCgroup(name string, memory int64, tasks, cpus int) (*cgroup, error) {
 	hs, err := hierarchies()
 	if err != nil {
 		return nil, fmt.Errorf("grade: cgroup: %w", err)
@@ -156,6 +162,8 @@ func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
 		}
 	}
 	mem, pids := strconv.FormatInt(memory, 10), strconv.Itoa(tasks)
+	const period = 100000 // µs: the CPU time is counted per 0.1 s
+	quota := strconv.Itoa(max(cpus, 1) * period)
 	if v2, ok := hs[""]; ok {
 		if err := enableV2(v2); err != nil {
 			return nil, err
@@ -165,6 +173,9 @@ func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
 		add(dir, setting{"pids.max", pids})
 		if memory > 0 {
 			add(dir, setting{"memory.max", mem}, setting{"memory.swap.max", "0"})
+		}
+		if own.v2.cpu {
+			add(dir, setting{"cpu.max", quota + " " + strconv.Itoa(period)})
 		}
 	} else {
 		m := filepath.Join(hs["memory"], name)
@@ -176,6 +187,10 @@ func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
 		if p := hs["pids"]; p != "" {
 			g.dirs = append(g.dirs, filepath.Join(p, name))
 			add(filepath.Join(p, name), setting{"pids.max", pids})
+		}
+		if c := hs["cpu"]; c != "" {
+			g.dirs = append(g.dirs, filepath.Join(c, name))
+			add(filepath.Join(c, name), setting{"cpu.cfs_period_us", strconv.Itoa(period)}, setting{"cpu.cfs_quota_us", quota})
 		}
 	}
 	for _, d := range g.dirs {

@@ -8,7 +8,7 @@ import "errors"
 // and its process group is killed at the end.
 type cgroup struct{}
 
-func newCgroup(name string, memory int64, tasks int) (*cgroup, error) {
+func newCgroup(name string, memory int64, tasks, cpus int) (*cgroup, error) {
 	return nil, errors.New("grade: cgroup: cgroups are Linux's")
 }
 func (g *cgroup) add(pid int) error { return nil }

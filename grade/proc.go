@@ -76,7 +76,7 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 		}
 	}
 	p := &proc{exited: make(chan struct{}), log: &tail{max: 8 << 10}, hard: 2 * opts.Memory}
-	group, err := newCgroup(fmt.Sprintf("%sk%d", tempPrefix(), groups.Add(1)), p.hard, MaxTasks)
+	group, err := newCgroup(fmt.Sprintf("%sk%d", tempPrefix(), groups.Add(1)), p.hard, MaxTasks, opts.Threads)
 	if err != nil {
 		noCgroup.CompareAndSwap(nil, &err)
 	}

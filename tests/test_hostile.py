@@ -357,6 +357,33 @@ data, err := os.ReadFile("/etc/passwd")
 fmt.Println("passwd:", len(data), err)"""
 
 
+# Three programs that loop without end, and the CPU limit of the kernel's cgroup read from its
+# files: a kernel and what it starts get the cores of --jobs' share (GOMAXPROCS), no more.
+SPIN = """import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+for i := 0; i < 3; i++ {
+	exec.Command("sh", "-c", "while :; do :; done").Start()
+}
+cgroups, _ := os.ReadFile("/proc/self/cgroup")
+for _, line := range strings.Split(string(cgroups), "\\n") {
+	f := strings.SplitN(line, ":", 3)
+	if len(f) < 3 {
+		continue
+	}
+	files, _ := filepath.Glob("/sys/fs/cgroup/cpu*" + f[2] + "/cpu.cfs_quota_us")
+	more, _ := filepath.Glob("/sys/fs/cgroup" + f[2] + "/cpu.max")
+	for _, file := range append(files, more...) {
+		if data, err := os.ReadFile(file); err == nil {
+			fmt.Println("cpu limit:", strings.Fields(string(data))[0])
+		}
+	}
+}"""
+
+
 def escape():
     nb = with_cell(ESCAPE)
     nb["cells"].insert(3, code(SUICIDE, "suicide"))
@@ -393,7 +420,8 @@ def attack_submissions():
     make test-hostile only."""
     subs = {"bomb.ipynb": with_cell(FRAME_BOMB), "snoop.ipynb": with_cell(SNOOP_MODEL),
             "escape.ipynb": escape(), "neighbours.ipynb": with_cell(NEIGHBOURS),
-            "forks.ipynb": with_cell(FORKS), "privilege.ipynb": with_cell(PRIVILEGE)}
+            "forks.ipynb": with_cell(FORKS), "privilege.ipynb": with_cell(PRIVILEGE),
+            "spin.ipynb": with_cell('import "os"\n' + SPIN)}
     if FULL:
         deep = blank()
         for gid, cell in cells_by_id(deep).items():
@@ -510,6 +538,19 @@ def test_privileges_dropped(attacks):
     assert "mknod: &lt;nil&gt;" not in page and "setuid 0: &lt;nil&gt;" not in page, page
     if "not confined" not in stderr:
         assert "passwd: 0 open /etc/passwd: permission denied" in page, page
+
+
+def test_cpu_is_capped(attacks):
+    """The kernel's cgroup caps its CPU time, and its busy programs', at its share of the cores
+    (one of two with --jobs 2 here), where the system has a cpu controller to do it."""
+    rows, out, stderr, _ = attacks
+    assert totals(rows)["alice"] == SHORT_POINTS and totals(rows)["spin"] == 0, stderr
+    if "no cgroup per kernel" in stderr or not (os.path.exists("/sys/fs/cgroup/cpu") or
+                                                 os.path.exists("/sys/fs/cgroup/cpu,cpuacct") or
+                                                 os.path.exists("/sys/fs/cgroup/cgroup.controllers")):
+        pytest.skip("no cpu cgroup here")
+    page = (out / "feedback" / "spin.html").read_text()
+    assert f"cpu limit: {max(os.cpu_count() // 2, 1) * 100000}" in page, page
 
 
 def test_fork_bomb_is_capped(attacks):
