@@ -179,10 +179,10 @@ test-widgets8: build
 
 # test-hostile grades submissions written to cheat `gptnotes grade` or corrupt its records, one
 # per case of docs/grading.md's threat model, and the made-up class of tests/test_grade.py beside
-# them (a few minutes). make test runs a short form of test_hostile.py (three of the cheats, and
-# the records with issue 47's attacks beside them in one run: 11-26 s, main's short form 9-22 s
-# in nine runs of each alternated at a load of 10-25, 1.25x main's in all, 1.13x in the five
-# at a load of 10-13).
+# them (a few minutes). make test runs a short form of test_hostile.py: three of the cheats with
+# the records in one run, issue 47's attacks but the recursion in another, on 07-exercises cut
+# before exercise 5 (8.3-10.8 s, median 10.1 s, against 8.5-13.1 s, median 10.6 s, for the
+# short form before issue 47 (1e2568a), in five runs of each alternated at a load of 11-12: 0.95x).
 test-hostile: build
 	GPTNOTES_HOSTILE=all GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) -m pytest -q tests/test_hostile.py tests/test_grade.py
 

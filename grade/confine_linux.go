@@ -49,12 +49,13 @@ const (
 )
 
 // systemPaths are read (and run) by a confined process: the system's programs and libraries,
-// the few settings Go's library reads, the machine's description (/sys, /proc's CPU and memory
+// the few settings Go's library reads (not the accounts in /etc/passwd and /etc/group, nor the
+// names of /etc/hosts: a kernel has no network, see netns_linux.go), the machine's description (/sys, /proc's CPU and memory
 // files), its own /proc entry (not other processes': their command lines and environments), and
 // the random and empty devices (not /dev/shm).
 func systemPaths() []string {
 	return []string{"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
-		"/etc/localtime", "/etc/ssl", "/etc/mime.types", "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf",
+		"/etc/localtime", "/etc/ssl", "/etc/mime.types",
 		"/sys", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", fmt.Sprintf("/proc/%d", os.Getpid()),
 		"/dev/urandom", "/dev/random", "/dev/zero"}
 }
@@ -84,8 +85,8 @@ func ConfineAvailable() error {
 }
 
 // Confine restricts this thread and every process it starts, for good (exec, then, to confine a
-// whole Go program): it may read (and run) the system's files (systemPaths) and those under readable, read and write under writable, and nothing
-// else; where the kernel supports it (Landlock ABI 4 and 6), it may not use TCP, connect to
+// whole Go program): it may read (and run) the system's files (systemPaths) and those under
+// readable, read and write under writable (but make no device node there), and nothing else; where the kernel supports it (Landlock ABI 4 and 6), it may not use TCP, connect to
 // abstract Unix sockets or send signals to processes outside. A path that does not exist is
 // skipped.
 func Confine(writable, readable []string) error {
@@ -121,10 +122,11 @@ func Confine(writable, readable []string) error {
 	defer syscall.Close(int(fd))
 
 	read := uint64(fsExecute | fsReadFile | fsReadDir)
+	write := all &^ (fsMakeChar | fsMakeBlock) // no device nodes, even for root
 	rules := []struct {
 		paths  []string
 		access uint64
-	}{{systemPaths(), read}, {readable, read}, {writable, all}, {[]string{"/dev/null"}, fsReadFile | fsWriteFile}}
+	}{{systemPaths(), read}, {readable, read}, {writable, write}, {[]string{"/dev/null"}, fsReadFile | fsWriteFile}}
 	for _, r := range rules {
 		for _, p := range r.paths {
 			if err := addRule(int(fd), p, r.access); err != nil {

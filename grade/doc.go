@@ -13,7 +13,9 @@
 // directory that holds only a copy of its notebook, with HOME and TMPDIR there and no path to
 // the other submissions or to the output directory in its arguments or environment. On Linux
 // the kernel confines itself with Landlock to its own directories (Confine), so it cannot reach
-// them by guessing either. The kernel's memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that
+// them by guessing either; it has a network namespace of its own (no network, no other
+// kernel's sockets) and a cgroup that holds it and all it starts, and runs as nobody when the
+// grader is root. The kernel's memory limit (GPTNOTES_MEMORY_LIMIT) stops a cell that
 // allocates without end; a cell past the time limit is interrupted and, if it does not stop,
 // the kernel is killed. Whatever a submission did not reach scores zero, with the reason. Each
 // submission's rows, summary line and feedback page are written as it ends (journal.go), and a
@@ -22,7 +24,9 @@
 // Reading order: notebook.go (the notebook file), plan.go (which cells run: the submission's,
 // with the original checks), verdict.go (how a check's pass is known), run.go (one submission
 // on one kernel), proc.go (the kernel's
-// process: start, interrupt, kill, the memory backstop), confine_linux.go (Landlock),
+// process: start, interrupt, kill, the watcher), confine_linux.go (Landlock), netns_linux.go
+// (a network namespace per kernel), cgroup_linux.go (a cgroup per kernel: the memory and tasks
+// of all it starts), user.go (the unprivileged user a root grader runs kernels as),
 // limits_linux.go and tree_linux.go (the limits of what a kernel starts, and its end),
 // grade.go (all submissions, in parallel), journal.go (the report as each ends, and reruns),
 // report.go (grades.csv, summary.md, feedback/*.html).

@@ -33,6 +33,13 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 			fmt.Fprintf(log, "exam: of these names the checks use, the functions are the checks' own: %s\n", strings.Join(opts.reserved, ", "))
 		}
 	}
+	if opts.User != nil {
+		for _, f := range opts.KernelReads {
+			if err := opts.User.CanRead(f); err != nil {
+				return nil, nil, fmt.Errorf("%w: the kernels run as %[2]s; make it readable to %[2]s, or name another --user", err, opts.User.Name)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)
@@ -82,6 +89,12 @@ func Run(ctx context.Context, opts Options, against string, paths []string, log 
 	}
 	close(work)
 	wg.Wait()
+	if log != nil && netIsolation(netMode.Load()) == netShared {
+		fmt.Fprintln(log, "warning: the kernels shared the grader's network (no network namespace could be made here): a submission could send UDP and reach the other kernels' sockets")
+	}
+	if err := noCgroup.Load(); log != nil && err != nil {
+		fmt.Fprintf(log, "warning: no cgroup per kernel (%v): a kernel's programs were limited by the watcher, between its polls not\n", *err)
+	}
 	if err := rp.close(); err != nil && failed == nil {
 		failed = fmt.Errorf("grade: %w", err)
 	}

@@ -8,10 +8,13 @@ import (
 )
 
 // ownGroup makes cmd the leader of a new process group, so killGroup reaches what it starts,
-// that dies with the grader where the platform can (dieWithParent).
-func ownGroup(cmd *exec.Cmd) {
+// that dies with the grader where the platform can (dieWithParent), in the network
+// namespaces of net (isolateNetwork), as user u (nil: the grader's own).
+func ownGroup(cmd *exec.Cmd, net netIsolation, u *User) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	dieWithParent(cmd.SysProcAttr)
+	isolateNetwork(cmd.SysProcAttr, net)
+	runAs(cmd.SysProcAttr, u)
 }
 
 // interrupt sends the kernel SIGINT, which stops its running cell.

@@ -35,6 +35,13 @@ type Options struct {
 	// Exam reserves the functions the checks call (Reserved) for the checks: an answer that
 	// calls one does not compile. Off, as for practice, answers may call the library.
 	Exam bool
+	// User is who the kernels run as (a grader run as root must give one: nobody, say), with
+	// their directories made theirs; nil: the grader's own user.
+	User *User
+	// KernelReads are the files a kernel reads outside its directories: its program and the
+	// model. With User set, Run refuses to start when User may not read one of them, since
+	// every kernel would fail.
+	KernelReads []string
 	// Out is where the report is written, each submission's rows as it ends (journal.go): a
 	// rerun into the same Out grades only what it did not. "": nothing is written.
 	Out string
@@ -190,6 +197,9 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	if err != nil {
 		return "grade: " + err.Error()
 	}
+	if err := opts.User.give(work, filepath.Join(work, name), private, connPath); err != nil {
+		return err.Error()
+	}
 
 	p, err := startKernel(ctx, opts, work, connPath, "GPTNOTES_CHECK_KEY="+seal.key,
 		"GPTNOTES_RESERVED="+strings.Join(opts.reserved, ","))
@@ -198,6 +208,7 @@ func (r *Result) execute(ctx context.Context, opts Options, seal seal, notebook 
 	}
 	defer p.stop()
 	dial, cancel := context.WithTimeout(p.ctx, startTimeout)
+	waitListening(dial, conn)
 	c, err := kernel.Dial(dial, conn)
 	cancel()
 	if err != nil {
@@ -245,15 +256,21 @@ func tempPrefix() string { return fmt.Sprintf("gptnotes-grade-%d-", os.Getpid())
 
 // removeStale removes the temporary directories of graders no longer running: what a grader
 // killed with kill -9 left (a submission's copy, its kernel's sockets).
+// It also ends what such a grader's kernels started and left in their cgroups.
 func removeStale() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "gptnotes-grade-*-*-*"))
 	for _, d := range dirs {
-		pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(d), "gptnotes-grade-"), "-", 2)[0])
-		if err != nil || pid == os.Getpid() || running(pid) {
-			continue
+		if pid, ok := graderOf(d); ok && pid != os.Getpid() && !running(pid) {
+			os.RemoveAll(d)
 		}
-		os.RemoveAll(d)
 	}
+	removeStaleCgroups()
+}
+
+// graderOf is the process id of the grader that named path (tempPrefix).
+func graderOf(path string) (int, bool) {
+	pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(path), "gptnotes-grade-"), "-", 2)[0])
+	return pid, err == nil
 }
 
 // MaxKept is how many bytes of outputs the grader keeps of one submission, for its feedback
@@ -310,11 +327,7 @@ func (p *proc) runCell(c *kernel.Client, s *RanStep, seal seal, limit time.Durat
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			// The sockets closed: the kernel is ending; its exit status says why.
-			select {
-			case <-p.exited:
-			case <-time.After(2 * time.Second):
-			}
+			p.awaitEnd() // the sockets closed: its exit status says why
 		}
 		s.Failure = p.why(err)
 		p.kill(s.Failure)
@@ -360,6 +373,26 @@ func firstLine(outputs []kernel.Output) string {
 		}
 	}
 	return "right"
+}
+
+// waitListening returns once the kernel's ipc sockets are in its private directory (bound), or
+// ctx ends: a dial before would fail, and the client would try again only a quarter of a second
+// later (zmq4's retry), which was most of a kernel's start.
+func waitListening(ctx context.Context, conn kernel.ConnectionInfo) {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for _, port := range []int{conn.ShellPort, conn.IOPubPort, conn.ControlPort, conn.StdinPort, conn.HBPort} {
+		for {
+			if _, err := os.Stat(fmt.Sprintf("%s-%d", conn.IP, port)); err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}
 }
 
 // writeConnection writes a connection file for a kernel on ipc sockets in dir, with a fresh key.

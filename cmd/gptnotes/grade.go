@@ -38,6 +38,7 @@ func runGrade(args []string) error {
 	memory := fs.String("memory", "2GiB", "each kernel's memory limit (GPTNOTES_MEMORY_LIMIT), e.g. 512MiB or 2GiB")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "submissions graded at once")
 	exam := fs.Bool("exam", false, "reserve the library functions the checks call for the checks: an answer may not call them")
+	runAs := fs.String("user", "", "as root: the account the kernels run as (default nobody); it must be able to read the model")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -66,6 +67,10 @@ func runGrade(args []string) error {
 		Exam:            *exam,
 		Out:             *out,
 	}
+	if opts.User, err = kernelUser(*runAs); err != nil {
+		return err
+	}
+	opts.KernelReads = append([]string{exe}, modelFiles()...)
 	if err := grade.ConfineAvailable(); err != nil {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
 	} else {
@@ -79,4 +84,27 @@ func runGrade(args []string) error {
 	}
 	fmt.Printf("%d submissions graded: %s\n", len(results), filepath.Join(*out, "summary.md"))
 	return nil
+}
+
+// kernelUser is who the kernels run as: as root, the account name (nobody when ""); otherwise
+// the grader's own user (nil), and name must be "".
+func kernelUser(name string) (*grade.User, error) {
+	if os.Geteuid() != 0 {
+		if name != "" {
+			return nil, fmt.Errorf("--user %s: only a grader run as root can run its kernels as another user", name)
+		}
+		return nil, nil
+	}
+	if name == "" {
+		name = "nobody"
+	}
+	u, err := grade.LookupUser(name)
+	if err != nil {
+		return nil, err
+	}
+	if u.UID == 0 {
+		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: --user %s: the kernels run as root: a submission can make device nodes and read what only root may, where the sandbox lets it\n", name)
+		return nil, nil
+	}
+	return u, nil
 }

@@ -44,3 +44,34 @@ func quietly(f func() error) error {
 	defer func() { os.Stderr = saved; null.Close() }()
 	return f()
 }
+
+// TestGradeRefusesUnreadable: as root, the grader runs its kernels as nobody, and refuses to start
+// when nobody cannot read the program (this test binary, in go test's folder that only root may
+// enter), rather than fail every submission.
+func TestGradeRefusesUnreadable(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the kernels run as the grader's own user unless it is root")
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "alice.ipynb")
+	os.WriteFile(sub, []byte(`{"nbformat": 4, "cells": []}`), 0o644)
+	exe, _ := os.Executable()
+	closed := "" // the nearest folder above the program that others may not enter
+	for d := filepath.Dir(exe); closed == "" && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			closed = d
+		}
+	}
+	if closed == "" {
+		t.Skipf("every folder above %s is open to others: nothing to refuse", exe)
+	}
+	err := quietly(func() error {
+		return runGrade([]string{"--out", filepath.Join(dir, "out"), "--against", "../../notebooks/07-exercises.ipynb", sub})
+	})
+	if err == nil || !strings.Contains(err.Error(), "nobody cannot enter "+closed) || !strings.Contains(err.Error(), "--user") {
+		t.Errorf("err %v, want nobody refused the program's folder, and --user named", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Error("an output directory was written though nothing was graded")
+	}
+}
