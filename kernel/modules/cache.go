@@ -151,6 +151,12 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
+	if e.Version == "" && e.Offline {
+		return fmt.Sprintf("no module in the module cache provides package %s, and GOFLAGS=-mod=readonly (or GOPROXY=off) forbids downloading: ask for a module cache that has it", e.Module)
+	}
+	if e.Version == "" {
+		return fmt.Sprintf("no module provides package %s: GOPROXY has none of its module paths", e.Module)
+	}
 	what := "module " + e.Module
 	if e.Version != "" {
 		what += " " + e.Version

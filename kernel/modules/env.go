@@ -43,7 +43,7 @@ func EnvFromOS() (Env, error) {
 		return def
 	}
 	e := Env{SumDB: get("GOSUMDB", "sum.golang.org"), NoSumDB: get("GONOSUMDB", os.Getenv("GOPRIVATE"))}
-	e.Proxy = parseProxy(get("GOPROXY", "https://proxy.golang.org,direct"))
+	e.Proxy = ParseProxy(get("GOPROXY", "https://proxy.golang.org,direct"))
 	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
 		switch f {
 		case "-mod=readonly", "-mod=vendor":
@@ -73,8 +73,8 @@ func EnvFromOS() (Env, error) {
 	return e, nil
 }
 
-// parseProxy splits a GOPROXY value into its entries.
-func parseProxy(v string) []proxyEntry {
+// ParseProxy splits a GOPROXY value into its entries.
+func ParseProxy(v string) []proxyEntry {
 	var out []proxyEntry
 	for v != "" {
 		i := strings.IndexAny(v, ",|")

@@ -54,14 +54,11 @@ func Files(importPath, dir string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("package %s: %w", importPath, err)
 		}
-		if ok {
+		switch {
+		case ok && importCLine(filepath.Join(dir, name)) > 0:
+			cgo = append(cgo, name) // cgo off leaves it out, as CGO_ENABLED=0 go build does
+		case ok:
 			names = append(names, name)
-			continue
-		}
-		withCgo := buildContext
-		withCgo.CgoEnabled = true
-		if ok, _ := withCgo.MatchFile(dir, name); ok {
-			cgo = append(cgo, name)
 		}
 	}
 	sort.Strings(names)
@@ -104,17 +101,17 @@ func uninterpretable(importPath string, fset *token.FileSet, f *ast.File) error 
 	return nil
 }
 
-// importCLine is the line of file's import "C" (1 when it cannot be read).
+// importCLine is the line of file's import "C", 0 when it has none (or cannot be read).
 func importCLine(file string) int {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, nil, parser.ImportsOnly)
 	if err != nil {
-		return 1
+		return 0
 	}
 	for _, im := range f.Imports {
 		if p, _ := strconv.Unquote(im.Path.Value); p == "C" {
 			return fset.Position(im.Pos()).Line
 		}
 	}
-	return 1
+	return 0
 }

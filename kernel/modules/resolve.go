@@ -20,6 +20,10 @@ import (
 // directive nor go.mod does), its checksums must match.
 const SumFile = "gptnotes.sum"
 
+// ErrNotModulePath is an import path whose first element has no dot: a standard library path,
+// never looked up in a proxy (unless the notebook's go.mod declares it).
+var ErrNotModulePath = errors.New("not a module path (its first element has no dot) and not the notebook's module")
+
 // A Resolver maps import paths to directories of Go source, for one notebook (one kernel).
 // It is safe for concurrent use.
 type Resolver struct {
@@ -180,7 +184,7 @@ func (r *Resolver) Package(importPath string) (Package, error) {
 		}
 	}
 	if !strings.Contains(strings.Split(importPath, "/")[0], ".") {
-		return Package{}, fmt.Errorf("package %s is not in the standard library the kernel has, and is no module path (its first element has no dot)", importPath)
+		return Package{}, fmt.Errorf("package %s: %w", importPath, ErrNotModulePath)
 	}
 	for _, mp := range prefixes(importPath) {
 		if _, ok := r.version(mp); ok || module.CheckPath(mp) != nil {

@@ -56,7 +56,16 @@ func (r *recorder) stderr() string {
 }
 
 func TestMain(m *testing.M) {
+	// No test reaches a module proxy: modules come from the fixtures' file:// proxies
+	// (modules_test.go), and the module cache is the tests' own.
+	cache, err := os.MkdirTemp("", "gptnotes-modcache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("GOPROXY", "off")
+	os.Setenv("GOMODCACHE", cache)
 	code := m.Run()
+	os.RemoveAll(cache)
 	stopCapture()
 	os.Exit(code)
 }

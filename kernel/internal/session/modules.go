@@ -1,0 +1,315 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/gptnotes/gptnotes/kernel/modules"
+)
+
+// Modules: a cell's import of a path that is neither the standard library, nor a plugin, nor
+// one of the kernel's source packages is a package of a Go module. The type check's importer
+// asks the session's resolver (package kernel/modules) for the package's directory, fetching
+// the module through GOPROXY on first use; the directory's files that this build compiles are
+// checked with go/types like a cell, and handed to yaegi, which interprets them from source
+// through moduleFS. A module beside the notebook (its go.mod's module path, or a replace to a
+// directory) is read from there.
+//
+// Pins: a cell's `//gptnotes:require path version` line, then the notebook's go.mod, then the
+// gptnotes.sum the kernel writes beside the notebook; with none, the newest release.
+
+// requireDirective pins a module's version from a cell: //gptnotes:require example.com/mod v1.2.3
+const requireDirective = "//gptnotes:require"
+
+// moduleState is the session's part of the modules: the resolver, made on first use, and the
+// packages handed to the interpreter.
+type moduleState struct {
+	mu       sync.Mutex
+	resolver *modules.Resolver
+	dir      string // the notebook's directory: the working directory unless a test sets it
+	env      *modules.Env
+	fs       *moduleFS
+	docs     map[string]map[string]string // import path → exported name → declaration and doc
+}
+
+// resolverFor returns the session's resolver, made on first use from the environment.
+func (m *moduleState) resolverFor() (*modules.Resolver, error) {
+	if m.resolver != nil {
+		return m.resolver, nil
+	}
+	env := m.env
+	if env == nil {
+		e, err := modules.EnvFromOS()
+		if err != nil {
+			return nil, err
+		}
+		env = &e
+	}
+	dir := m.dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
+	}
+	r, err := modules.New(*env, dir, func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, format+"\n", args...) // the running cell's stderr (capture.go)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("modules: %w", err)
+	}
+	m.resolver = r
+	return r, nil
+}
+
+// requireDirectives applies the cell's //gptnotes:require lines.
+func (s *Session) requireDirectives(code string) error {
+	if !strings.Contains(code, requireDirective) {
+		return nil
+	}
+	s.mods.mu.Lock()
+	defer s.mods.mu.Unlock()
+	for i, line := range strings.Split(code, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), requireDirective)
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		where := fmt.Sprintf("cell:%d", i+1)
+		if len(f) != 2 {
+			return &CellError{Name: "ModuleError", Value: where + ": want " + requireDirective + " MODULE VERSION"}
+		}
+		r, err := s.mods.resolverFor()
+		if err == nil {
+			err = r.Require(f[0], f[1], where)
+		}
+		if err != nil {
+			return &CellError{Name: "ModuleError", Value: err.Error()}
+		}
+	}
+	return nil
+}
+
+// modulePackage is the importer's way to a module's package: its directory and the files this
+// build compiles, registered with the interpreter's file system. A path the standard library
+// could hold (no dot in its first element) is a module's only when a go.mod beside the notebook
+// declares it.
+func (s *Session) modulePackage(path string) (dir string, files []string, err error) {
+	s.mods.mu.Lock()
+	defer s.mods.mu.Unlock()
+	if p, ok := s.mods.fs.lookup(path); ok && !p.local {
+		return p.dir, p.files, nil
+	}
+	r, err := s.mods.resolverFor()
+	if err != nil {
+		return "", nil, err
+	}
+	pkg, err := r.Package(path)
+	if err != nil {
+		return "", nil, err
+	}
+	files, err = modules.Files(path, pkg.Dir)
+	if err != nil {
+		return "", nil, err
+	}
+	s.mods.fs.add(path, pkg.Dir, files, pkg.Module.Version == "")
+	return pkg.Dir, files, nil
+}
+
+// moduleDocs are the declarations and doc comments of a module package's exported names, for
+// Inspect.
+func moduleDocs(files []*ast.File) map[string]string {
+	docs := map[string]string{}
+	fset := token.NewFileSet()
+	show := func(n any, doc *ast.CommentGroup) string {
+		var b strings.Builder
+		printer.Fprint(&b, fset, n)
+		if doc != nil {
+			b.WriteString("\n\n" + doc.Text())
+		}
+		return strings.TrimSpace(b.String())
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil || !d.Name.IsExported() {
+					continue
+				}
+				decl := *d
+				decl.Body, decl.Doc = nil, nil
+				docs[d.Name.Name] = show(&decl, d.Doc)
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					doc := d.Doc
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						if sp.Doc != nil {
+							doc = sp.Doc
+						}
+						if sp.Name.IsExported() {
+							docs[sp.Name.Name] = show(&ast.GenDecl{Tok: d.Tok, Specs: []ast.Spec{sp}}, doc)
+						}
+					case *ast.ValueSpec:
+						if sp.Doc != nil {
+							doc = sp.Doc
+						}
+						for _, n := range sp.Names {
+							if n.IsExported() {
+								docs[n.Name] = show(&ast.GenDecl{Tok: d.Tok, Specs: []ast.Spec{sp}}, doc)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return docs
+}
+
+// moduleChecked records a module package the importer has checked: its docs for Inspect.
+func (s *Session) moduleChecked(path string, files []*ast.File) {
+	docs := moduleDocs(files)
+	s.mods.mu.Lock()
+	defer s.mods.mu.Unlock()
+	s.mods.docs[path] = docs
+}
+
+// moduleDoc is the declaration and doc comment of path.name, for a module package.
+func (s *Session) moduleDoc(path, name string) (string, bool) {
+	s.mods.mu.Lock()
+	defer s.mods.mu.Unlock()
+	d, ok := s.mods.docs[path][name]
+	return d, ok
+}
+
+// moduleSymbols are the exported names of a module package the check has loaded, as invalid
+// values (the interpreter holds the real ones): what completion lists.
+func (s *Session) moduleSymbols(path string) map[string]reflect.Value {
+	s.mods.mu.Lock()
+	defer s.mods.mu.Unlock()
+	docs := s.mods.docs[path]
+	if docs == nil {
+		return nil
+	}
+	m := make(map[string]reflect.Value, len(docs))
+	for name := range docs {
+		m[name] = reflect.Value{}
+	}
+	return m
+}
+
+// moduleFS is the file system yaegi reads source packages from, GOPATH-style: src/<import
+// path>/<file>, each package directory mapped to where the resolver found it, with only the
+// files this build compiles.
+type moduleFS struct {
+	mu   sync.RWMutex
+	pkgs map[string]fsPackage // import path → package
+}
+
+type fsPackage struct {
+	dir   string
+	files []string
+	local bool // beside the notebook: looked up again on every import
+}
+
+func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }
+
+func (m *moduleFS) add(path, dir string, files []string, local bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pkgs[path] = fsPackage{dir: dir, files: files, local: local}
+}
+
+func (m *moduleFS) lookup(path string) (fsPackage, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	p, ok := m.pkgs[path]
+	return p, ok
+}
+
+// resolve maps name (src/<import path>[/<file>]) to a real path: the package's directory, or
+// one of its files.
+func (m *moduleFS) resolve(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(filepath.ToSlash(name), "src/")
+	if !ok {
+		return "", false
+	}
+	if p, ok := m.lookup(rest); ok {
+		return p.dir, true
+	}
+	i := strings.LastIndex(rest, "/")
+	if i < 0 {
+		return "", false
+	}
+	p, ok := m.lookup(rest[:i])
+	if !ok {
+		return "", false
+	}
+	for _, f := range p.files {
+		if f == rest[i+1:] {
+			return filepath.Join(p.dir, f), true
+		}
+	}
+	return "", false
+}
+
+func (m *moduleFS) Open(name string) (fs.File, error) {
+	real, ok := m.resolve(name)
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.Open(real)
+}
+
+func (m *moduleFS) Stat(name string) (fs.FileInfo, error) {
+	real, ok := m.resolve(name)
+	if !ok {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.Stat(real)
+}
+
+func (m *moduleFS) ReadFile(name string) ([]byte, error) {
+	real, ok := m.resolve(name)
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.ReadFile(real)
+}
+
+// ReadDir lists a package's files that this build compiles, nothing else.
+func (m *moduleFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	rest, _ := strings.CutPrefix(filepath.ToSlash(name), "src/")
+	p, ok := m.lookup(rest)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	var out []fs.DirEntry
+	for _, f := range p.files {
+		fi, err := os.Stat(filepath.Join(p.dir, f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs.FileInfoToDirEntry(fi))
+	}
+	return out, nil
+}
+
+// moduleError is a failed module import as the cell shows it (msg: "position: reason").
+func moduleError(msg string) *CellError {
+	name := "ModuleError"
+	if strings.Contains(msg, "cannot be interpreted") {
+		name = "UninterpretableError"
+	}
+	return &CellError{Name: name, Value: msg, Traceback: []string{name + ": " + msg}}
+}

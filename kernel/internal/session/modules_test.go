@@ -1,0 +1,186 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/kernel/modules"
+	"github.com/gptnotes/gptnotes/kernel/modules/modtest"
+)
+
+// fixtureModules are the modules of the tests' file:// proxy.
+var fixtureModules = []modtest.Module{
+	{Path: "example.com/greet", Version: "v1.0.0", Files: map[string]string{
+		"greet.go": "// Package greet greets.\npackage greet\n\nimport \"example.com/names\"\n\n// Hello greets who.\nfunc Hello(who string) string { return \"hello, \" + who + \" (\" + names.Default + \")\" }\n",
+		"go.mod":   "module example.com/greet\n\ngo 1.21\n\nrequire example.com/names v1.1.0\n",
+	}},
+	{Path: "example.com/greet", Version: "v1.2.0", Files: map[string]string{
+		"greet.go": "package greet\n\n// Hello greets who.\nfunc Hello(who string) string { return \"hi, \" + who }\n",
+	}},
+	{Path: "example.com/names", Version: "v1.0.0", Files: map[string]string{
+		"names.go": "package names\n\nconst Default = \"v1.0.0 names\"\n",
+	}},
+	{Path: "example.com/names", Version: "v1.1.0", Files: map[string]string{
+		"names.go":     "package names\n\nconst Default = \"v1.1.0 names\"\n",
+		"names_arm.go": "package names\n\nthis file is for another arch and never parsed\n",
+	}},
+	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
+		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
+		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
+		"add_arm64.s":  "TEXT ·Add(SB),$0\n",
+		"add_others.s": "TEXT ·Add(SB),$0\n",
+	}},
+	{Path: "example.com/cgo", Version: "v0.1.0", Files: map[string]string{
+		"c.go": "package cgo\n\n// #include <stdio.h>\nimport \"C\"\n\nfunc F() {}\n",
+	}},
+	{Path: "example.com/embed", Version: "v0.1.0", Files: map[string]string{
+		"e.go":     "package embed\n\nimport _ \"embed\"\n\n//go:embed data.txt\nvar Data string\n",
+		"data.txt": "x",
+	}},
+}
+
+// moduleSession is a session whose modules come from a file:// proxy of fixtureModules, with
+// an empty module cache and the notebook in its own directory; no network, no checksum database.
+func moduleSession(t *testing.T) (s *Session, nbDir, proxy string) {
+	t.Helper()
+	root := t.TempDir()
+	proxy = filepath.Join(root, "proxy")
+	if err := modtest.WriteProxy(proxy, fixtureModules...); err != nil {
+		t.Fatal(err)
+	}
+	nbDir = filepath.Join(root, "notebook")
+	if err := os.MkdirAll(nbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s = newSession(t)
+	s.mods.env = &modules.Env{Proxy: modules.ParseProxy("file://" + filepath.ToSlash(proxy)), SumDB: "off", ModCache: filepath.Join(root, "modcache")}
+	s.mods.dir = nbDir
+	return s, nbDir, proxy
+}
+
+// TestModuleImport imports a fixture module with a dependency: the newest release is chosen
+// when nothing pins it, its requirement's version is the one its go.mod asks for (not the
+// newest), completion and inspection see it, and gptnotes.sum records both modules.
+func TestModuleImport(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\n\nfmt.Println(greet.Hello(\"ann\"))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "hi, ann\n" {
+		t.Errorf("newest release: got %q", out)
+	}
+	if m, _, _ := s.Complete("greet.He", 8); len(m) != 1 || m[0] != "Hello" {
+		t.Errorf("completion: %v", m)
+	}
+	if d, ok := s.Inspect("greet.Hello", 8, 0); !ok || !strings.Contains(d["text/plain"].(string), "Hello greets who") {
+		t.Errorf("inspect: %v %v", d, ok)
+	}
+	sum, err := os.ReadFile(filepath.Join(nbDir, modules.SumFile))
+	if err != nil || !strings.Contains(string(sum), "example.com/greet v1.2.0 h1:") {
+		t.Errorf("%s: %q %v", modules.SumFile, sum, err)
+	}
+}
+
+// TestModulePinned pins greet v1.0.0 with a directive: its dependency names comes at the
+// version greet's go.mod requires (v1.1.0, whose file for another arch is left out), and a
+// later session in the same notebook directory gets the same versions from gptnotes.sum.
+func TestModulePinned(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	cell := "//gptnotes:require example.com/greet v1.0.0\nimport (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\n\nfmt.Println(greet.Hello(\"bo\"))"
+	out, _, err := exec(t, s, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello, bo (v1.1.0 names)\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	_, _, err = exec(t, s, "//gptnotes:require example.com/greet v1.2.0\n")
+	if err == nil || !strings.Contains(err.Error(), "restart the kernel") {
+		t.Errorf("changing a loaded module's version: %v", err)
+	}
+
+	again, _, _ := moduleSession(t)
+	again.mods.dir = nbDir
+	again.mods.env.ModCache = s.mods.env.ModCache
+	again.mods.env.Proxy = s.mods.env.Proxy
+	out, _, err = exec(t, again, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\nfmt.Println(greet.Hello(\"cy\"))")
+	if err != nil || out != "hello, cy (v1.1.0 names)\n" {
+		t.Errorf("re-run from %s: %q %v", modules.SumFile, out, err)
+	}
+}
+
+// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path).
+func TestModuleLocal(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n")
+	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nimport \"example.com/greet\"\n\n// Twice says it twice.\nfunc Twice(s string) string { return greet.Hello(s) + \"; \" + greet.Hello(s) }\n")
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"di\"))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello, di (v1.1.0 names); hello, di (v1.1.0 names)\n"; out != want {
+		t.Errorf("got %q, want %q (go.mod pins greet v1.0.0)", out, want)
+	}
+}
+
+// TestModuleErrors: each failure names its cause, and the session goes on as before.
+func TestModuleErrors(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import \"fmt\"\nx := 1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cell, want string }{
+		{"import \"example.com/asm\"", "add.go:4 uses assembly (func Add has no Go body)"},
+		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
+		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
+		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
+		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
+		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},
+	} {
+		_, _, err := exec(t, s, c.cell+"\nx++")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %q", c.cell, err, c.want)
+		}
+	}
+	if out, _, err := exec(t, s, "fmt.Println(x)"); err != nil || out != "1\n" {
+		t.Errorf("after the failures: %q %v", out, err)
+	}
+
+	// A checksum recorded in gptnotes.sum that the download does not match.
+	write(t, filepath.Join(nbDir, modules.SumFile), "example.com/names v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n")
+	s2, _, _ := moduleSession(t)
+	s2.mods.dir = nbDir
+	_, _, err := exec(t, s2, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch for example.com/names@v1.0.0") {
+		t.Errorf("checksum: %v", err)
+	}
+
+	// No network: a proxy that cannot be reached.
+	s3, _, _ := moduleSession(t)
+	s3.mods.env.Proxy = modules.ParseProxy("http://127.0.0.1:1")
+	_, _, err = exec(t, s3, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "no network") {
+		t.Errorf("no network: %v", err)
+	}
+
+	// Offline (GOFLAGS=-mod=readonly): only the module cache, which lacks the module.
+	s4, _, _ := moduleSession(t)
+	s4.mods.env.Offline = true
+	_, _, err = exec(t, s4, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "forbids downloading") {
+		t.Errorf("offline: %v", err)
+	}
+}
+
+func write(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
