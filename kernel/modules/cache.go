@@ -193,12 +193,31 @@ func writeFile(name string, data []byte) error {
 // writeFileAtomic is writeFile for caches: a failure (a read-only cache) only loses the copy.
 func writeFileAtomic(name string, data []byte) { _ = writeFile(name, data) }
 
-// makeReadOnly makes the unpacked files read-only, as the go command leaves them (directories
-// stay writable, so that a test's temporary cache can be removed).
+// makeReadOnly makes the unpacked tree read-only, as the go command leaves it: files 0444,
+// directories 0555 (deepest first, so that the walk can still list them).
 func makeReadOnly(dir string) {
+	var dirs []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
+		switch {
+		case err != nil:
+		case d.IsDir():
+			dirs = append(dirs, p)
+		case d.Type().IsRegular():
 			os.Chmod(p, 0o444)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Chmod(dirs[i], 0o555)
+	}
+}
+
+// MakeWritable undoes makeReadOnly under root (a module cache): what a test does before its
+// temporary cache is removed, as go clean -modcache does.
+func MakeWritable(root string) {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o755)
 		}
 		return nil
 	})

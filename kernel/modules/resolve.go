@@ -104,21 +104,33 @@ func (r *Resolver) readSums(name string) error {
 	return nil
 }
 
-// readGoMod reads the notebook's go.mod, if any.
+// readGoMod reads the go.mod of the notebook's directory or the nearest directory above it, as
+// the go command finds a main module; none is fine.
 func (r *Resolver) readGoMod() error {
-	name := filepath.Join(r.dir, "go.mod")
-	data, err := os.ReadFile(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	} else if err != nil {
-		return err
+	root := r.dir
+	var data []byte
+	for {
+		var err error
+		data, err = os.ReadFile(filepath.Join(root, "go.mod"))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return nil
+		}
+		root = parent
 	}
+	name := filepath.Join(root, "go.mod")
 	f, err := modfile.ParseLax(name, data, nil)
 	if err != nil {
 		return err
 	}
 	if f.Module != nil {
-		r.locals[f.Module.Mod.Path] = r.dir
+		r.locals[f.Module.Mod.Path] = root
 	}
 	for _, req := range f.Require {
 		r.pins[req.Mod.Path] = pin{req.Mod.Version, "go.mod"}
@@ -127,7 +139,7 @@ func (r *Resolver) readGoMod() error {
 		if rep.New.Version == "" { // a directory
 			dir := rep.New.Path
 			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(r.dir, dir)
+				dir = filepath.Join(root, dir)
 			}
 			r.locals[rep.Old.Path] = dir
 		} else if rep.Old.Path == rep.New.Path {
@@ -213,6 +225,22 @@ func (r *Resolver) Package(importPath string) (Package, error) {
 		return Package{}, firstErr
 	}
 	return Package{}, &NotFoundError{Module: importPath, Offline: r.env.Offline, Err: errNotFound}
+}
+
+// Module downloads, verifies and unpacks modPath at version, and returns its directory.
+func (r *Resolver) Module(modPath, version string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := module.Version{Path: modPath, Version: version}
+	if _, err := r.goMod(m); err != nil {
+		return "", err
+	}
+	return r.unpacked(m)
+}
+
+// Latest is the version of modPath the resolver picks when nothing pins it.
+func (r *Resolver) Latest(modPath string) (string, error) {
+	return r.source().latest(modPath)
 }
 
 // version is the version of modPath in use, selected or pinned.

@@ -54,6 +54,7 @@ func moduleSession(t *testing.T) (s *Session, nbDir, proxy string) {
 	if err := os.MkdirAll(nbDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { modules.MakeWritable(filepath.Join(root, "modcache")) })
 	s = newSession(t)
 	s.mods.env = &modules.Env{Proxy: modules.ParseProxy("file://" + filepath.ToSlash(proxy)), SumDB: "off", ModCache: filepath.Join(root, "modcache")}
 	s.mods.dir = nbDir

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
+	"github.com/gptnotes/gptnotes/kernel/modules"
 )
 
 // recorder is a Sink that keeps everything a cell sends, in order.
@@ -65,6 +66,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("GOPROXY", "off")
 	os.Setenv("GOMODCACHE", cache)
 	code := m.Run()
+	modules.MakeWritable(cache)
 	os.RemoveAll(cache)
 	stopCapture()
 	os.Exit(code)
