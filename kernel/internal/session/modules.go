@@ -5,10 +5,13 @@ import (
 	"go/ast"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -28,6 +31,52 @@ import (
 
 // requireDirective pins a module's version from a cell: //gptnotes:require example.com/mod v1.2.3
 const requireDirective = "//gptnotes:require"
+
+// interpreterPackages are the names yaegi gives its own source packages in every scope (its
+// generic cmp, maps and slices): an imported package of the same name is shadowed by them. In a
+// module's files the kernel renames such imports (shadowRenames); a cell is asked to.
+var interpreterPackages = map[string]bool{"cmp": true, "maps": true, "slices": true}
+
+// shadowRenames rewrites a module file whose imports interpreterPackages shadow: the import
+// gets an alias and every use of it is renamed. uses maps the file's identifiers to what they
+// denote (go/types). It returns nil when the file needs no change.
+func shadowRenames(fset *token.FileSet, f *ast.File, src []byte, uses map[*ast.Ident]types.Object) []byte {
+	type edit struct {
+		off  int
+		old  int // bytes replaced
+		text string
+	}
+	var edits []edit
+	alias := func(name string) string { return "__gptnotes_" + name }
+	for _, sp := range f.Imports {
+		path, _ := strconv.Unquote(sp.Path.Value)
+		name := importName(sp)
+		if !interpreterPackages[name] || path == name {
+			continue
+		}
+		if sp.Name == nil {
+			edits = append(edits, edit{fset.Position(sp.Path.Pos()).Offset, 0, alias(name) + " "})
+		} else {
+			edits = append(edits, edit{fset.Position(sp.Name.Pos()).Offset, len(sp.Name.Name), alias(name)})
+		}
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	for id, obj := range uses {
+		pn, ok := obj.(*types.PkgName)
+		if !ok || !interpreterPackages[pn.Name()] || pn.Imported().Path() == pn.Name() || fset.File(id.Pos()) != fset.File(f.Pos()) {
+			continue
+		}
+		edits = append(edits, edit{fset.Position(id.Pos()).Offset, len(id.Name), alias(pn.Name())})
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
+	out := append([]byte(nil), src...)
+	for _, e := range edits {
+		out = append(out[:e.off], append([]byte(e.text), out[e.off+e.old:]...)...)
+	}
+	return out
+}
 
 // moduleState is the session's part of the modules: the resolver, made on first use, and the
 // packages handed to the interpreter.
@@ -121,7 +170,7 @@ func (s *Session) modulePackage(path string) (dir string, files []string, err er
 	if err != nil {
 		return "", nil, err
 	}
-	s.mods.fs.add(path, pkg.Dir, files, pkg.Module.Version == "")
+	s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files, local: pkg.Module.Version == ""})
 	return pkg.Dir, files, nil
 }
 
@@ -176,12 +225,31 @@ func moduleDocs(files []*ast.File) map[string]string {
 	return docs
 }
 
-// moduleChecked records a module package the importer has checked: its docs for Inspect.
-func (s *Session) moduleChecked(path string, files []*ast.File) {
+// moduleChecked records a module package the importer has checked: its docs for Inspect, and
+// its files with shadowed imports renamed for the interpreter.
+func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, uses map[*ast.Ident]types.Object) {
 	docs := moduleDocs(files)
 	s.mods.mu.Lock()
 	defer s.mods.mu.Unlock()
 	s.mods.docs[path] = docs
+	p, ok := s.mods.fs.lookup(path)
+	if !ok {
+		return
+	}
+	for _, f := range files {
+		name := fset.Position(f.Pos()).Filename
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if out := shadowRenames(fset, f, src, uses); out != nil {
+			if p.rewritten == nil {
+				p.rewritten = map[string][]byte{}
+			}
+			p.rewritten[filepath.Base(name)] = out
+		}
+	}
+	s.mods.fs.add(path, p)
 }
 
 // moduleDoc is the declaration and doc comment of path.name, for a module package.
@@ -217,17 +285,18 @@ type moduleFS struct {
 }
 
 type fsPackage struct {
-	dir   string
-	files []string
-	local bool // beside the notebook: looked up again on every import
+	dir       string
+	files     []string
+	local     bool              // beside the notebook: looked up again on every import
+	rewritten map[string][]byte // file name → source with shadowed imports renamed
 }
 
 func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }
 
-func (m *moduleFS) add(path, dir string, files []string, local bool) {
+func (m *moduleFS) add(path string, p fsPackage) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.pkgs[path] = fsPackage{dir: dir, files: files, local: local}
+	m.pkgs[path] = p
 }
 
 func (m *moduleFS) lookup(path string) (fsPackage, bool) {
@@ -280,6 +349,12 @@ func (m *moduleFS) Stat(name string) (fs.FileInfo, error) {
 }
 
 func (m *moduleFS) ReadFile(name string) ([]byte, error) {
+	slash := filepath.ToSlash(name)
+	if i := strings.LastIndex(slash, "/"); i > 0 {
+		if p, ok := m.lookup(strings.TrimPrefix(slash[:i], "src/")); ok && p.rewritten[slash[i+1:]] != nil {
+			return p.rewritten[slash[i+1:]], nil
+		}
+	}
 	real, ok := m.resolve(name)
 	if !ok {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
