@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -64,7 +65,11 @@ func modRunMain(args []string) {
 		c, err := walkExamples(dir, false)
 		check(err)
 		row.WithOutput, row.Excluded = c.withOutput, c.excluded
-		row.GoTest = goTestExamples(dir, c.eligible)
+		work, err := writableCopy(dir)
+		check(err)
+		row.GoTest = goTestExamples(work, c.eligible)
+		row.Mains = runMains(r, dir, work, *timeout)
+		os.RemoveAll(work)
 		for _, e := range c.eligible {
 			o := runEntry(r, dir, e, strings.Split(*modes, ","), *timeout)
 			row.Outcomes = append(row.Outcomes, o)
@@ -95,6 +100,80 @@ type moduleRow struct {
 	Excluded      map[string]int
 	GoTest        map[string]bool // "file name" → go test passed it
 	Outcomes      []outcome
+	Mains         []mainOutcome // the module's example commands (package main), against go run
+}
+
+// mainOutcome is one main package of the module (gods keeps its examples as commands in
+// examples/): its one file pasted whole into a cell, against what go run prints.
+type mainOutcome struct {
+	Dir   string // relative to the module
+	Class string
+	Msg   string
+}
+
+// runMains runs each single-file main package of the module (dir, and its writable copy work
+// for go run) through the kernel; a command go run cannot run, or that reads its arguments or
+// standard input, is left out.
+func runMains(r *runner, dir, work string, limit time.Duration) []mainOutcome {
+	var out []mainOutcome
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if base := d.Name(); p != dir && (base == "testdata" || base == "vendor" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+			return filepath.SkipDir
+		}
+		file, src := soleMain(p)
+		if file == "" || strings.Contains(src, "os.Args") || strings.Contains(src, "os.Stdin") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		cmd := exec.Command("go", "run", ".")
+		cmd.Dir = filepath.Join(work, rel)
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		want, err := cmd.Output()
+		if err != nil {
+			return nil
+		}
+		res := r.do(run{Dir: p, Cells: []string{src}, Timeout: limit})
+		m := classify(res, string(want))
+		out = append(out, mainOutcome{Dir: filepath.ToSlash(rel), Class: m.Class, Msg: m.Msg})
+		return nil
+	})
+	return out
+}
+
+// soleMain is the file of dir's main package when it has exactly one non-test Go file.
+func soleMain(dir string) (file, src string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			if file != "" {
+				return "", ""
+			}
+			file = n
+		}
+	}
+	if file == "" {
+		return "", ""
+	}
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil || !regexp.MustCompile(`(?m)^package main\b`).Match(data) || !strings.Contains(string(data), "func main()") {
+		return "", ""
+	}
+	return file, string(data)
+}
+
+// writableCopy copies the module tree dir (read-only in the module cache) for the go command.
+func writableCopy(dir string) (string, error) {
+	tmp, err := os.MkdirTemp("", "excorpus-gotest")
+	if err != nil {
+		return "", err
+	}
+	if err := exec.Command("cp", "-r", dir+"/.", tmp).Run(); err != nil {
+		return "", err
+	}
+	return tmp, exec.Command("chmod", "-R", "u+w", tmp).Run()
 }
 
 // verdict is the module's line in the table: exact when every example ran exactly (or but for
@@ -104,6 +183,16 @@ func (m moduleRow) verdict(mode string) (class, why string) {
 		return failed, m.Err
 	}
 	counts := map[string]int{}
+	n := len(m.Outcomes)
+	if mode == "whole" {
+		n += len(m.Mains)
+		for _, mo := range m.Mains {
+			counts[mo.Class]++
+			if why == "" && mo.Class != exact && mo.Class != lines {
+				why = mo.Dir + ": " + mo.Class + " " + mo.Msg
+			}
+		}
+	}
 	for _, o := range m.Outcomes {
 		mo, ok := o.Modes[mode]
 		if !ok {
@@ -118,8 +207,8 @@ func (m moduleRow) verdict(mode string) (class, why string) {
 		}
 	}
 	switch {
-	case len(m.Outcomes) == 0:
-		return "none", "no example with output runs alone"
+	case n == 0:
+		return "none", "no Example function with output, no example command"
 	case counts[failed]+counts[timeout] > 0:
 		class = "error"
 	case counts[differs] > 0:
@@ -127,7 +216,7 @@ func (m moduleRow) verdict(mode string) (class, why string) {
 	default:
 		class = "exact"
 	}
-	return class, fmt.Sprintf("%d/%d exact; %s", counts[exact]+counts[lines], len(m.Outcomes), why)
+	return class, fmt.Sprintf("%d/%d exact; %s", counts[exact]+counts[lines], n, why)
 }
 
 // writeModuleReport writes the table (Markdown) and every example's outcome.
@@ -135,7 +224,7 @@ func writeModuleReport(w io.Writer, rows []moduleRow, modes string) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	ms := strings.Split(modes, ",")
-	fmt.Fprintf(bw, "| module | version | examples (go test passes) | %s |\n|---|---|---|%s\n", strings.Join(ms, " | "), strings.Repeat("---|", len(ms)))
+	fmt.Fprintf(bw, "| module | version | examples (go test passes) + commands | %s |\n|---|---|---|%s\n", strings.Join(ms, " | "), strings.Repeat("---|", len(ms)))
 	for _, m := range rows {
 		pass := 0
 		for _, ok := range m.GoTest {
@@ -143,7 +232,7 @@ func writeModuleReport(w io.Writer, rows []moduleRow, modes string) {
 				pass++
 			}
 		}
-		fmt.Fprintf(bw, "| %s | %s | %d (%d) |", m.Path, m.Version, len(m.Outcomes), pass)
+		fmt.Fprintf(bw, "| %s | %s | %d (%d) + %d |", m.Path, m.Version, len(m.Outcomes), pass, len(m.Mains))
 		for _, mode := range ms {
 			class, why := m.verdict(mode)
 			fmt.Fprintf(bw, " %s: %s |", class, strings.ReplaceAll(why, "|", `\|`))
@@ -159,24 +248,18 @@ func writeModuleReport(w io.Writer, rows []moduleRow, modes string) {
 		for _, o := range m.Outcomes {
 			fmt.Fprintf(bw, "%s (go test pass: %v): %s\n", o.Entry, m.GoTest[o.Entry.String()], o.summary())
 		}
+		for _, mo := range m.Mains {
+			fmt.Fprintf(bw, "command %s (against go run): whole %s %s\n", mo.Dir, mo.Class, mo.Msg)
+		}
 	}
 }
 
 var goTestRE = regexp.MustCompile(`^--- (PASS|FAIL): (Example\w*)`)
 
-// goTestExamples runs `go test -run Example -v` on a writable copy of the module for each
+// goTestExamples runs `go test -run Example -v` in tmp, a writable copy of the module, for each
 // package with examples in es, and reports which passed ("file name" keys, as entry.String).
-func goTestExamples(dir string, es []entry) map[string]bool {
+func goTestExamples(tmp string, es []entry) map[string]bool {
 	out := map[string]bool{}
-	tmp, err := os.MkdirTemp("", "excorpus-gotest")
-	if err != nil {
-		return out
-	}
-	defer os.RemoveAll(tmp)
-	if err := exec.Command("cp", "-r", dir+"/.", tmp).Run(); err != nil {
-		return out
-	}
-	exec.Command("chmod", "-R", "u+w", tmp).Run()
 	byDir := map[string][]entry{}
 	for _, e := range es {
 		byDir[pathDir(e.File)] = append(byDir[pathDir(e.File)], e)

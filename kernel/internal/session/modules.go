@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,45 +36,73 @@ const requireDirective = "//gptnotes:require"
 // module's files the kernel renames such imports (shadowRenames); a cell is asked to.
 var interpreterPackages = map[string]bool{"cmp": true, "maps": true, "slices": true}
 
-// shadowRenames rewrites a module file whose imports interpreterPackages shadow: the import
-// gets an alias and every use of it is renamed. uses maps the file's identifiers to what they
-// denote (go/types). It returns nil when the file needs no change.
-func shadowRenames(fset *token.FileSet, f *ast.File, src []byte, uses map[*ast.Ident]types.Object) []byte {
-	type edit struct {
-		off  int
-		old  int // bytes replaced
-		text string
-	}
-	var edits []edit
+// fitModuleFile rewrites a module file for the interpreter, as the kernel's passes rewrite a
+// cell, for the gaps that need no more than the file: an import that interpreterPackages
+// shadow gets an alias and its uses are renamed (uses: the file's identifiers as go/types saw
+// them), and named results of basic types start at their zero values on every call (see
+// zeroNamedResults). It
+// reports whether the file changed; the caller prints it.
+func fitModuleFile(f *ast.File, uses map[*ast.Ident]types.Object) bool {
+	changed := false
 	alias := func(name string) string { return "__gptnotes_" + name }
 	for _, sp := range f.Imports {
 		path, _ := strconv.Unquote(sp.Path.Value)
-		name := importName(sp)
-		if !interpreterPackages[name] || path == name {
-			continue
-		}
-		if sp.Name == nil {
-			edits = append(edits, edit{fset.Position(sp.Path.Pos()).Offset, 0, alias(name) + " "})
-		} else {
-			edits = append(edits, edit{fset.Position(sp.Name.Pos()).Offset, len(sp.Name.Name), alias(name)})
+		if name := importName(sp); interpreterPackages[name] && path != name {
+			sp.Name = &ast.Ident{Name: alias(name), NamePos: sp.Path.Pos()}
+			changed = true
 		}
 	}
-	if len(edits) == 0 {
-		return nil
+	if changed {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if pn, ok := uses[id].(*types.PkgName); ok && interpreterPackages[pn.Name()] && pn.Imported().Path() != pn.Name() {
+					id.Name = alias(pn.Name())
+				}
+			}
+			return true
+		})
 	}
-	for id, obj := range uses {
-		pn, ok := obj.(*types.PkgName)
-		if !ok || !interpreterPackages[pn.Name()] || pn.Imported().Path() == pn.Name() || fset.File(id.Pos()) != fset.File(f.Pos()) {
-			continue
+	ast.Inspect(f, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft, body = n.Type, n.Body
+		case *ast.FuncLit:
+			ft, body = n.Type, n.Body
 		}
-		edits = append(edits, edit{fset.Position(id.Pos()).Offset, len(id.Name), alias(pn.Name())})
-	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
-	out := append([]byte(nil), src...)
-	for _, e := range edits {
-		out = append(out[:e.off], append([]byte(e.text), out[e.off+e.old:]...)...)
-	}
-	return out
+		if ft == nil || body == nil || ft.Results == nil {
+			return true
+		}
+		var zero []ast.Stmt
+		for _, r := range ft.Results.List {
+			t, ok := r.Type.(*ast.Ident)
+			if !ok || !basicResult[t.Name] {
+				continue
+			}
+			for _, name := range r.Names {
+				if name.Name != "_" {
+					zero = append(zero, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name.Name)}, Tok: token.ASSIGN, TokPos: body.Lbrace,
+						Rhs: []ast.Expr{&ast.StarExpr{X: &ast.CallExpr{Fun: ast.NewIdent("new"), Args: []ast.Expr{ast.NewIdent(t.Name)}}}}})
+				}
+			}
+		}
+		if len(zero) > 0 {
+			body.List = append(zero, body.List...)
+			changed = true
+		}
+		return true
+	})
+	return changed
+}
+
+// basicResult are the result types whose named results fitModuleFile zeroes: the accumulators
+// (sum, count, ok) the reused frame breaks. (Zeroing every type, as a cell's zeroNamedResults
+// does, breaks modules such as go-cmp in the interpreter.)
+var basicResult = map[string]bool{
+	"bool": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true, "byte": true, "rune": true,
 }
 
 // moduleState is the session's part of the modules: the resolver, made on first use, and the
@@ -237,17 +264,17 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 		return
 	}
 	for _, f := range files {
-		name := fset.Position(f.Pos()).Filename
-		src, err := os.ReadFile(name)
-		if err != nil {
+		if !fitModuleFile(f, uses) {
 			continue
 		}
-		if out := shadowRenames(fset, f, src, uses); out != nil {
-			if p.rewritten == nil {
-				p.rewritten = map[string][]byte{}
-			}
-			p.rewritten[filepath.Base(name)] = out
+		var b strings.Builder
+		if err := printer.Fprint(&b, fset, f); err != nil {
+			continue // the file as it is
 		}
+		if p.rewritten == nil {
+			p.rewritten = map[string][]byte{}
+		}
+		p.rewritten[filepath.Base(fset.Position(f.Pos()).Filename)] = []byte(b.String())
 	}
 	s.mods.fs.add(path, p)
 }

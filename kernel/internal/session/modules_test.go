@@ -26,6 +26,9 @@ var fixtureModules = []modtest.Module{
 		"names.go":     "package names\n\nconst Default = \"v1.1.0 names\"\n",
 		"names_arm.go": "package names\n\nthis file is for another arch and never parsed\n",
 	}},
+	{Path: "example.com/acc", Version: "v1.0.0", Files: map[string]string{
+		"acc.go": "package acc\n\n// Sum adds xs up in a named result.\nfunc Sum(xs []int) (s int) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\n// Sums sums each window of two.\nfunc Sums(xs []int) []int {\n\tvar out []int\n\tfor i := 0; i+2 <= len(xs); i++ {\n\t\tout = append(out, Sum(xs[i:i+2]))\n\t}\n\treturn out\n}\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -110,6 +113,16 @@ func TestModulePinned(t *testing.T) {
 	out, _, err = exec(t, again, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\nfmt.Println(greet.Hello(\"cy\"))")
 	if err != nil || out != "hello, cy (v1.1.0 names)\n" {
 		t.Errorf("re-run from %s: %q %v", modules.SumFile, out, err)
+	}
+}
+
+// TestModuleNamedResults: a module function with a named result, called again from one call
+// site in a loop, starts from zero each time (the interpreter reuses the frame otherwise).
+func TestModuleNamedResults(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/acc\"\n)\nfmt.Println(acc.Sums([]int{1, 2, 3, 4}))")
+	if err != nil || out != "[3 5 7]\n" {
+		t.Errorf("got %q %v, want [3 5 7]", out, err)
 	}
 }
 
