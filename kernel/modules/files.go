@@ -23,7 +23,7 @@ type UninterpretableError struct {
 }
 
 func (e *UninterpretableError) Error() string {
-	return fmt.Sprintf("package %s cannot be interpreted: %s:%d uses %s; compile it into the kernel as a plugin instead (docs/modules.md)",
+	return fmt.Sprintf("package %s cannot be interpreted: %s:%d uses %s; compile it into the kernel as a plugin instead (docs/kernel.md, section Adding your own package)",
 		e.ImportPath, e.File, e.Line, e.Construct)
 }
 

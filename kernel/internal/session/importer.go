@@ -35,7 +35,7 @@ type importer struct {
 	// modules finds a module's package (modules.go): its directory and the files to check.
 	// nil: no modules. checked hears of each module package checked, with its files.
 	modules func(path string) (dir string, files []string, err error)
-	checked func(path string, fset *token.FileSet, files []*ast.File, uses map[*ast.Ident]types.Object)
+	checked func(path string, fset *token.FileSet, files []*ast.File, info *types.Info)
 
 	imported map[string]importResult        // Import's answers, by path
 	pkgs     map[string]*types.Package      // every package a type or an import named, by path
@@ -144,10 +144,10 @@ func (im *importer) checkDir(path, dir string, names []string) (*types.Package, 
 		files = append(files, f)
 	}
 	conf := types.Config{Importer: im, Error: func(error) {}}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	pkg, _ := conf.Check(path, im.fset, files, info)
 	if im.checked != nil {
-		im.checked(path, im.fset, files, info.Uses)
+		im.checked(path, im.fset, files, info)
 	}
 	return pkg, nil
 }

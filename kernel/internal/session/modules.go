@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/printer"
 	"go/token"
 	"go/types"
@@ -39,11 +40,15 @@ var interpreterPackages = map[string]bool{"cmp": true, "maps": true, "slices": t
 // fitModuleFile rewrites a module file for the interpreter, as the kernel's passes rewrite a
 // cell, for the gaps that need no more than the file: an import that interpreterPackages
 // shadow gets an alias and its uses are renamed (uses: the file's identifiers as go/types saw
-// them), and named results of basic types start at their zero values on every call (see
-// zeroNamedResults). It
-// reports whether the file changed; the caller prints it.
-func fitModuleFile(f *ast.File, uses map[*ast.Ident]types.Object) bool {
-	changed := false
+// them), named results of basic types start at their zero values on every call (see
+// zeroNamedResults), and the builtins min and max (Go 1.21), which yaegi lacks, become function
+// literals. It reports whether the file changed; the caller prints it.
+func fitModuleFile(f *ast.File, info *types.Info) bool {
+	uses := info.Uses
+	changed := minMaxLiterals(f, info)
+	if foldCompiledConstants(f, info) {
+		changed = true
+	}
 	alias := func(name string) string { return "__gptnotes_" + name }
 	for _, sp := range f.Imports {
 		path, _ := strconv.Unquote(sp.Path.Value)
@@ -96,6 +101,140 @@ func fitModuleFile(f *ast.File, uses map[*ast.Ident]types.Object) bool {
 	return changed
 }
 
+// minMaxLiterals replaces the builtin min and max, in calls whose type the file can name (a
+// basic type, or a type of its own package), by a function literal of that type:
+// max(a, b) becomes (func(x T, ys ...T) T { for _, y := range ys { if y > x { x = y } }; return x })(a, b).
+func minMaxLiterals(f *ast.File, info *types.Info) bool {
+	changed := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		if !ok || (id.Name != "min" && id.Name != "max") {
+			return true
+		}
+		if _, builtin := info.Uses[id].(*types.Builtin); !builtin {
+			return true
+		}
+		var te ast.Expr
+		switch t := types.Default(info.Types[call].Type).(type) {
+		case *types.Basic:
+			te = ast.NewIdent(t.Name())
+		case *types.Named:
+			if t.Obj().Pkg() != nil && t.Obj().Pkg().Scope().Lookup(t.Obj().Name()) == t.Obj() && t.TypeArgs() == nil && f.Scope == nil {
+				te = ast.NewIdent(t.Obj().Name())
+			}
+		}
+		if te == nil {
+			return true
+		}
+		op := token.GTR
+		if id.Name == "min" {
+			op = token.LSS
+		}
+		x, y := ast.NewIdent("x"), ast.NewIdent("y")
+		call.Fun = &ast.ParenExpr{X: &ast.FuncLit{
+			Type: &ast.FuncType{
+				Params: &ast.FieldList{List: []*ast.Field{
+					{Names: []*ast.Ident{ast.NewIdent("x")}, Type: te},
+					{Names: []*ast.Ident{ast.NewIdent("ys")}, Type: &ast.Ellipsis{Elt: te}},
+				}},
+				Results: &ast.FieldList{List: []*ast.Field{{Type: te}}},
+			},
+			Body: &ast.BlockStmt{List: []ast.Stmt{
+				&ast.RangeStmt{Key: ast.NewIdent("_"), Value: y, Tok: token.DEFINE, X: ast.NewIdent("ys"), Body: &ast.BlockStmt{List: []ast.Stmt{
+					&ast.IfStmt{Cond: &ast.BinaryExpr{X: ast.NewIdent("y"), Op: op, Y: ast.NewIdent("x")}, Body: &ast.BlockStmt{List: []ast.Stmt{
+						&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("x")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent("y")}},
+					}}},
+				}}},
+				&ast.ReturnStmt{Results: []ast.Expr{x}},
+			}},
+		}}
+		changed = true
+		return true
+	})
+	return changed
+}
+
+// foldCompiledConstants replaces each constant binary expression that uses another package's
+// constant (0.0 - math.MaxFloat64) by its value: yaegi mixes the compiled package's constant,
+// typed float64 in its table, with an untyped one and fails ("mismatched types").
+func foldCompiledConstants(f *ast.File, info *types.Info) bool {
+	changed := false
+	var fold func(e ast.Expr) ast.Expr
+	fold = func(e ast.Expr) ast.Expr {
+		b, ok := e.(*ast.BinaryExpr)
+		if !ok {
+			return e
+		}
+		tv := info.Types[b]
+		if tv.Value == nil || !usesOtherPackage(b, info) {
+			return e
+		}
+		var lit string
+		switch tv.Value.Kind() {
+		case constant.Int:
+			lit = tv.Value.ExactString()
+		case constant.Float:
+			v, _ := constant.Float64Val(tv.Value)
+			lit = strconv.FormatFloat(v, 'g', -1, 64)
+			if !strings.ContainsAny(lit, ".eEn") {
+				lit += ".0"
+			}
+		default:
+			return e
+		}
+		changed = true
+		var out ast.Expr = &ast.BasicLit{ValuePos: b.Pos(), Kind: token.FLOAT, Value: lit}
+		if strings.HasPrefix(lit, "-") {
+			out = &ast.ParenExpr{X: out}
+		}
+		return out
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			n.X, n.Y = fold(n.X), fold(n.Y)
+		case *ast.ParenExpr:
+			n.X = fold(n.X)
+		case *ast.CallExpr:
+			for i := range n.Args {
+				n.Args[i] = fold(n.Args[i])
+			}
+		case *ast.AssignStmt:
+			for i := range n.Rhs {
+				n.Rhs[i] = fold(n.Rhs[i])
+			}
+		case *ast.ValueSpec:
+			for i := range n.Values {
+				n.Values[i] = fold(n.Values[i])
+			}
+		case *ast.ReturnStmt:
+			for i := range n.Results {
+				n.Results[i] = fold(n.Results[i])
+			}
+		}
+		return true
+	})
+	return changed
+}
+
+// usesOtherPackage reports whether e names a constant of another package (pkg.Const).
+func usesOtherPackage(e ast.Expr, info *types.Info) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if _, ok := info.Uses[sel.Sel].(*types.Const); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // basicResult are the result types whose named results fitModuleFile zeroes: the accumulators
 // (sum, count, ok) the reused frame breaks. (Zeroing every type, as a cell's zeroNamedResults
 // does, breaks modules such as go-cmp in the interpreter.)
@@ -104,6 +243,11 @@ var basicResult = map[string]bool{
 	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
 	"float32": true, "float64": true, "complex64": true, "complex128": true, "byte": true, "rune": true,
 }
+
+// modulePackageNames are the names of the module packages checked so far, by import path:
+// what an import without alias is used under (importName). A path's name is its package
+// clause's, the same in every session.
+var modulePackageNames sync.Map
 
 // moduleState is the session's part of the modules: the resolver, made on first use, and the
 // packages handed to the interpreter.
@@ -254,8 +398,11 @@ func moduleDocs(files []*ast.File) map[string]string {
 
 // moduleChecked records a module package the importer has checked: its docs for Inspect, and
 // its files with shadowed imports renamed for the interpreter.
-func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, uses map[*ast.Ident]types.Object) {
+func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) {
 	docs := moduleDocs(files)
+	if len(files) > 0 {
+		modulePackageNames.Store(path, files[0].Name.Name)
+	}
 	s.mods.mu.Lock()
 	defer s.mods.mu.Unlock()
 	s.mods.docs[path] = docs
@@ -264,7 +411,7 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 		return
 	}
 	for _, f := range files {
-		if !fitModuleFile(f, uses) {
+		if !fitModuleFile(f, info) {
 			continue
 		}
 		var b strings.Builder

@@ -29,6 +29,9 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/acc", Version: "v1.0.0", Files: map[string]string{
 		"acc.go": "package acc\n\n// Sum adds xs up in a named result.\nfunc Sum(xs []int) (s int) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\n// Sums sums each window of two.\nfunc Sums(xs []int) []int {\n\tvar out []int\n\tfor i := 0; i+2 <= len(xs); i++ {\n\t\tout = append(out, Sum(xs[i:i+2]))\n\t}\n\treturn out\n}\n",
 	}},
+	{Path: "example.com/go-num", Version: "v1.0.0", Files: map[string]string{
+		"num.go": "package num\n\nimport \"math\"\n\n// Big is max of its arguments, or -Inf below every float.\nfunc Big(a, b float64) float64 {\n\tif a < (0.0 - math.MaxFloat64) {\n\t\treturn math.Inf(-1)\n\t}\n\treturn max(a, b, 1)\n}\n\n// Small is min(a, b).\nfunc Small(a, b int) int { return min(a, b) }\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -123,6 +126,20 @@ func TestModuleNamedResults(t *testing.T) {
 	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/acc\"\n)\nfmt.Println(acc.Sums([]int{1, 2, 3, 4}))")
 	if err != nil || out != "[3 5 7]\n" {
 		t.Errorf("got %q %v, want [3 5 7]", out, err)
+	}
+}
+
+// TestModuleNewerGo: a module package whose name is not its path's last element (go-num is
+// num) is used under its name in later cells, and its Go 1.21 min and max and its constant
+// arithmetic with math's constants run.
+func TestModuleNewerGo(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-num\"\n)"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := exec(t, s, "fmt.Println(num.Big(-2, 3.5), num.Big(-2, -3), num.Small(4, -1))")
+	if err != nil || out != "3.5 1 -1\n" {
+		t.Errorf("got %q %v, want 3.5 1 -1", out, err)
 	}
 }
 
