@@ -143,6 +143,41 @@ func TestModuleNewerGo(t *testing.T) {
 	}
 }
 
+// TestModuleOffline: with GOFLAGS=-mod=readonly (Offline) and no proxy at all, a module cache
+// an earlier session filled (then made read-only, as on a hub) is enough: the newest version
+// it holds is chosen, and no checksum database is asked.
+func TestModuleOffline(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import \"example.com/greet\""); err != nil {
+		t.Fatal(err)
+	}
+	cache := s.mods.env.ModCache
+	readOnly(t, cache)
+
+	hub, _, _ := moduleSession(t)
+	hub.mods.env = &modules.Env{Offline: true, SumDB: "sum.golang.org", ModCache: cache}
+	out, _, err := exec(t, hub, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\nfmt.Println(greet.Hello(\"ed\"))")
+	if err != nil || out != "hi, ed\n" {
+		t.Errorf("offline from the cache: %q %v", out, err)
+	}
+}
+
+// readOnly makes the tree at root read-only, as a hub mounts a shared cache, until the test ends.
+func readOnly(t *testing.T, root string) {
+	t.Helper()
+	var dirs []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Chmod(dirs[i], 0o555)
+	}
+	t.Cleanup(func() { modules.MakeWritable(root) })
+}
+
 // TestModuleLocal imports a package of the module beside the notebook (go.mod's module path).
 func TestModuleLocal(t *testing.T) {
 	s, nbDir, _ := moduleSession(t)
