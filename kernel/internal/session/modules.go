@@ -341,7 +341,12 @@ func (s *Session) modulePackage(path string) (dir string, files []string, err er
 	if err != nil {
 		return "", nil, err
 	}
-	s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files, local: pkg.Module.Version == ""})
+	local := pkg.Module.Version == ""
+	stamp := ""
+	if local {
+		stamp = dirStamp(pkg.Dir)
+	}
+	s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files, local: local, stamp: stamp})
 	return pkg.Dir, files, nil
 }
 
@@ -463,6 +468,40 @@ type fsPackage struct {
 	files     []string
 	local     bool              // beside the notebook: looked up again on every import
 	rewritten map[string][]byte // file name → source with shadowed imports renamed
+	stamp     string            // a local package's files as imported (dirStamp)
+}
+
+// dirStamp is the names, sizes and modification times of dir's Go files: what changes when a
+// student edits a package beside the notebook.
+func dirStamp(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var b strings.Builder
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+}
+
+// staleLocalImports warns, on the cell's stderr, about each package beside the notebook that
+// the cell imports and that changed since the session imported it: the interpreter keeps the
+// package it loaded, so the edit runs only after a restart.
+func (s *Session) staleLocalImports(pieces []piece) {
+	for _, p := range pieces {
+		if p.kind != declPiece {
+			continue
+		}
+		for _, sp := range p.file.Imports {
+			path, _ := strconv.Unquote(sp.Path.Value)
+			if fp, ok := s.mods.fs.lookup(path); ok && fp.local && dirStamp(fp.dir) != fp.stamp {
+				fmt.Fprintf(os.Stderr, "gptnotes: %s changed in %s since this session imported it; the session still runs the package as it was: restart the kernel to run the edit\n", path, fp.dir)
+			}
+		}
+	}
 }
 
 func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }

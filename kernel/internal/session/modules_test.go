@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,6 +190,16 @@ func TestModuleLocal(t *testing.T) {
 	}
 	if want := "hello, di (v1.1.0 names); hello, di (v1.1.0 names)\n"; out != want {
 		t.Errorf("got %q, want %q (go.mod pins greet v1.0.0)", out, want)
+	}
+
+	// An edit is not picked up (the interpreter keeps the package); the cell says so.
+	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nfunc Twice(s string) string { return s + s }\n")
+	r := newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"x\"))", r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.stderr(), "course/helper changed in") || !strings.Contains(r.stderr(), "restart the kernel") {
+		t.Errorf("stderr after an edit: %q", r.stderr())
 	}
 }
 

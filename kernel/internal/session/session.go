@@ -217,6 +217,7 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 		return nil, syntaxError(err)
 	}
 	pieces = orderPieces(pieces)
+	s.staleLocalImports(pieces)
 	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
 	if err := c.typecheck(); err != nil {
 		if gap := c.refuse(); gap != nil {
