@@ -3,13 +3,14 @@ comes from a file:// GOPROXY this test writes (no network, no checksum database)
 temporary GOMODCACHE, and is interpreted from source; completion and inspection see it; the
 version used is recorded in gptnotes.sum beside the notebook; a module that does not exist
 is one clear error and the session goes on."""
+import json
 import os
 import pathlib
 import zipfile
 
 import pytest
 
-from kernel_harness import Kernel
+from kernel_harness import KERNELSPEC_DIR, Kernel
 
 MOD = "example.com/hello"
 VERSION = "v1.0.0"
@@ -75,3 +76,28 @@ def test_missing_module_is_one_error(setup):
     assert "no module provides package example.com/nosuch" in reply["evalue"], reply["evalue"]
     assert [m["msg_type"] for m in outs] == ["error"], outs
     assert k.stdout("kept++\nfmt.Println(kept)") == "42\n"
+
+
+def test_confined_kernel_reads_the_module_cache(setup):
+    """`gptnotes grade` runs a kernel confined with Landlock (--confine): it can read the module
+    cache (GOMODCACHE is among its readable paths), so a module already in the cache imports,
+    with the network off (GOFLAGS=-mod=readonly)."""
+    _, notebook, root = setup  # the first test filled the cache
+    spec = json.loads((KERNELSPEC_DIR / "kernel.json").read_text())
+    argv = spec["argv"]
+    i = argv.index("kernel")
+    spec["argv"] = argv[:i + 1] + ["--confine", str(notebook)] + argv[i + 1:]
+    confined_dir = KERNELSPEC_DIR.parent / "gptnotes-test-confined"
+    confined_dir.mkdir(exist_ok=True)
+    (confined_dir / "kernel.json").write_text(json.dumps(spec))
+    env = dict(os.environ, GOPROXY="off", GOFLAGS="-mod=readonly", GOSUMDB="off",
+               GOMODCACHE=str(root / "modcache"))
+    k = Kernel(env=env, cwd=str(notebook), kernel_name="gptnotes-test-confined",
+               connection_file=str(notebook / "kernel-confined.json"))
+    try:
+        if "not confined" in open(k.log_path).read():
+            pytest.skip("Landlock is not available here")
+        out = k.stdout('import (\n\t"fmt"\n\t"example.com/hello"\n)\nfmt.Println(hello.Greet("cy"))')
+        assert out == "hello, cy\n"
+    finally:
+        k.shutdown()
