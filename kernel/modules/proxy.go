@@ -106,8 +106,10 @@ func readFileProxy(base, rel string) ([]byte, error) {
 // listDir lists the versions whose .mod file is in the @v directory dir, one a line.
 func listDir(dir string) ([]byte, error) {
 	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", dir, errNotFound)
+	} else if err != nil {
+		return nil, err // a cache the kernel may not read says so
 	}
 	var b strings.Builder
 	for _, e := range entries {
