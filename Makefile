@@ -244,6 +244,15 @@ gotests:
 	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus testrun -list testdata/gotests.txt -out gotests-report.txt
 	cat gotests-report.txt
 
+# modules fetches real modules through GOPROXY with kernel/modules (as a cell's import does),
+# runs each one's Example functions through the kernel, and compares them with their // Output:
+# comments and with `go test -run Example` in a copy of the module (docs/modules.md has the
+# table). Needs the network. A measurement: it exits 0 whatever the kernel does.
+.PHONY: modules
+modules:
+	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus modrun -out modules-report.txt
+	cat modules-report.txt
+
 # record-widgets records what Debian's ipywidgets 6 (the reference kernel side of the widget
 # protocol) sends for each control, through ipykernel and jupyter_client, into
 # kernel/widget/testdata/ipywidgets6/, which kernel/widget's tests compare the Go widgets with.

@@ -1,6 +1,6 @@
 module github.com/gptnotes/gptnotes
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/dlclark/regexp2 v1.12.0
@@ -22,6 +22,7 @@ require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/mod v0.43.0 // indirect
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	rsc.io/pdf v0.1.1 // indirect

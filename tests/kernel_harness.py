@@ -47,12 +47,16 @@ TIMEOUT = 30
 class Kernel:
     """One running gptnotes kernel; its log (the kernel's stderr) goes to a file we can read."""
 
-    def __init__(self, env=None):
+    def __init__(self, env=None, cwd=None, kernel_name=KERNEL_NAME, connection_file=None):
         self.log_path = tempfile.mktemp(prefix="gptnotes-kernel-", suffix=".log")
         self._log = open(self.log_path, "w")
         self._stash = {}  # iopub messages read while waiting for another request's
-        self.km = KernelManager(kernel_name=KERNEL_NAME)
+        self.km = KernelManager(kernel_name=kernel_name)
+        if connection_file is not None:  # a confined kernel reads it from a directory it may read
+            self.km.connection_file = connection_file
         extra = {"env": env} if env is not None else {}  # env: the kernel's whole environment
+        if cwd is not None:
+            extra["cwd"] = cwd  # the kernel's working directory: the notebook's
         self.km.start_kernel(stderr=self._log, **extra)
         self.kc = self.km.client()
         self.kc.start_channels()

@@ -13,6 +13,7 @@ import (
 	"github.com/gptnotes/gptnotes/grade"
 	"github.com/gptnotes/gptnotes/kernel"
 	"github.com/gptnotes/gptnotes/kernel/engine"
+	"github.com/gptnotes/gptnotes/kernel/modules"
 )
 
 func init() {
@@ -104,7 +105,13 @@ func execConfined(dirs []string, connFile string) error {
 	if err != nil {
 		return err
 	}
-	if err := grade.Confine(dirs, append(modelFiles(), exe)); err != nil {
+	readable := append(modelFiles(), exe)
+	if env, err := modules.EnvFromOS(); err == nil {
+		// The module cache, read-only: a graded notebook imports the modules it holds
+		// (docs/modules.md; with no network, GOFLAGS=-mod=readonly).
+		readable = append(readable, env.ModCache)
+	}
+	if err := grade.Confine(dirs, readable); err != nil {
 		return err
 	}
 	// Files of grade.MaxFileSize at most, no core files, and the subreaper of what it starts,

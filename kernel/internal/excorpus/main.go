@@ -25,6 +25,8 @@
 //	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface] > testdata/gotests.txt
 //	go run ./kernel/internal/excorpus testrun [-list testdata/gotests.txt] [-out FILE]
 //
+// modrun does the same for the Examples of real modules fetched through GOPROXY (modules.go).
+//
 // The kernel runs in a worker process (this command again, with EXCORPUS_WORKER=1), because
 // session.New takes over the process's fds 1 and 2 and an interpreted program can crash its
 // process; the command's own output is never captured.
@@ -57,6 +59,8 @@ func main() {
 		testPickMain(os.Args[2:])
 	case "testrun":
 		testRunMain(os.Args[2:])
+	case "modrun":
+		modRunMain(os.Args[2:])
 	default:
 		usage()
 	}
@@ -67,7 +71,8 @@ func usage() {
   excorpus pick [-n 400] [-seed 1] [-root GOROOT/src] > testdata/examples.txt
   excorpus run [-list testdata/examples.txt] [-timeout 10s] [-modes whole,bare,cells] [-v] [-out FILE]
   excorpus testpick [-root GOROOT/test] [-dirs .,ken,chan,interface] > testdata/gotests.txt
-  excorpus testrun [-list testdata/gotests.txt] [-timeout 10s] [-v] [-out FILE]`)
+  excorpus testrun [-list testdata/gotests.txt] [-timeout 10s] [-v] [-out FILE]
+  excorpus modrun [-modules path[@version],…] [-timeout 20s] [-modes whole,cells] [-v] [-out FILE]`)
 	os.Exit(2)
 }
 

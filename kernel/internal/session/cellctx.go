@@ -117,6 +117,9 @@ func importName(sp *ast.ImportSpec) string {
 		return sp.Name.Name
 	}
 	path, _ := strconv.Unquote(sp.Path.Value)
+	if name, ok := modulePackageNames.Load(path); ok {
+		return name.(string) // github.com/dustin/go-humanize is humanize
+	}
 	elems := strings.Split(path, "/")
 	name := elems[len(elems)-1]
 	if n := len(elems); n > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {

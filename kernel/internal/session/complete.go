@@ -255,6 +255,9 @@ func (s *Session) describeSymbol(path, pkg, name string) string {
 	if d, ok := symbols.Docs[path+"."+name]; ok {
 		return d
 	}
+	if d, ok := s.moduleDoc(path, name); ok {
+		return d
+	}
 	if v, ok := s.packageSymbols(path)[name]; ok {
 		switch {
 		case !v.IsValid():

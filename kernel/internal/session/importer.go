@@ -1,14 +1,18 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/gptnotes/gptnotes/kernel/modules"
 )
 
 // importer is a go/types importer of the packages cells can import, built from what the kernel
@@ -28,6 +32,11 @@ type importer struct {
 	sources map[string]string                   // source packages: import path → one file
 	fset    *token.FileSet                      // the source packages' files
 
+	// modules finds a module's package (modules.go): its directory and the files to check.
+	// nil: no modules. checked hears of each module package checked, with its files.
+	modules func(path string) (dir string, files []string, err error)
+	checked func(path string, fset *token.FileSet, files []*ast.File, info *types.Info)
+
 	imported map[string]importResult        // Import's answers, by path
 	pkgs     map[string]*types.Package      // every package a type or an import named, by path
 	named    map[reflect.Type]*types.Named  // the named types made so far
@@ -41,6 +50,9 @@ type importResult struct {
 	pkg *types.Package
 	err error
 }
+
+// noSuchPackage is the importer's reason for a path it has no package for.
+const noSuchPackage = "the kernel has no such package"
 
 // newImporter returns an importer of the compiled packages in tables (import path → symbol name →
 // value, as yaegi's interp.Exports keyed "path/name" flattened to path by the caller), named by
@@ -76,8 +88,20 @@ func (im *importer) Import(path string) (*types.Package, error) {
 		r.pkg, r.err = im.check(path, src)
 	} else if table, ok := im.tables[path]; ok {
 		r.pkg = im.compiled(path, table)
+	} else if dir, files, err := im.module(path); !errors.Is(err, modules.ErrNotModulePath) {
+		if err != nil {
+			// Not remembered: the network may be back, or a pin changed, on the next try.
+			delete(im.imported, path)
+			return nil, err
+		}
+		im.imported[path] = importResult{err: fmt.Errorf("import cycle through %s", path)}
+		r.pkg, r.err = im.checkDir(path, dir, files)
+		if r.err != nil {
+			delete(im.imported, path)
+			return nil, r.err
+		}
 	} else {
-		r.err = fmt.Errorf("could not import %s (the kernel has no such package)", path)
+		r.err = fmt.Errorf("could not import %s (%s)", path, noSuchPackage)
 	}
 	im.imported[path] = r
 	return r.pkg, r.err
@@ -96,6 +120,36 @@ func (im *importer) check(path, src string) (*types.Package, error) {
 	}
 	conf := types.Config{Importer: im}
 	return conf.Check(path, im.fset, []*ast.File{f}, nil)
+}
+
+// module asks im.modules for the module package at path.
+func (im *importer) module(path string) (dir string, files []string, err error) {
+	if im.modules == nil {
+		return "", nil, modules.ErrNotModulePath
+	}
+	return im.modules(path)
+}
+
+// checkDir type-checks the module package at path from its files in dir. Go's compiler has
+// accepted them, so an error here is the importer's gap (a generic function of a compiled
+// package it cannot describe), not the module's: the package is kept with what the check
+// found. A file that does not parse is an error.
+func (im *importer) checkDir(path, dir string, names []string) (*types.Package, error) {
+	var files []*ast.File
+	for _, name := range names {
+		f, err := parser.ParseFile(im.fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("package %s: %w", path, err)
+		}
+		files = append(files, f)
+	}
+	conf := types.Config{Importer: im, Error: func(error) {}}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	pkg, _ := conf.Check(path, im.fset, files, info)
+	if im.checked != nil {
+		im.checked(path, im.fset, files, info)
+	}
+	return pkg, nil
 }
 
 // compiled builds the package at path from its symbol table. Names starting with "_" are yaegi's

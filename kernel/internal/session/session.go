@@ -51,6 +51,7 @@ type Session struct {
 	pkgNames map[string]string        // compiled packages: import path → package name
 
 	packages map[string]map[string]reflect.Value // compiled packages: import path → symbols
+	mods     moduleState                         // the modules cells imported (modules.go)
 
 	runMu   sync.Mutex
 	running *cellRun // the cell now executing, nil between cells
@@ -94,10 +95,14 @@ func New() (*Session, error) {
 		funcs:    map[string]*ast.FuncDecl{},
 		varTypes: map[string]string{},
 	}
+	s.mods.fs = newModuleFS()
+	s.mods.docs = map[string]map[string]string{}
 	s.in = interp.New(interp.Options{
-		Stdout: cellStdout, // ordered with the cell's stderr (capture.go)
-		Stderr: &stderrFilter{s: s},
-		Args:   []string{"gptnotes"},
+		// Module packages' source, as src/<import path> (modules.go).
+		SourcecodeFilesystem: s.mods.fs,
+		Stdout:               cellStdout, // ordered with the cell's stderr (capture.go)
+		Stderr:               &stderrFilter{s: s},
+		Args:                 []string{"gptnotes"},
 		// A notebook is the user's own program: it sees the environment (os.Getenv, the
 		// variables exec'd commands inherit), as ipykernel's cells do.
 		Unrestricted: true,
@@ -112,6 +117,7 @@ func New() (*Session, error) {
 	s.pkgNames = map[string]string{}
 	s.typed.vars = map[string]*stateVar{}
 	s.imp = newImporter(s.packages, s.pkgNames, sourcePackages)
+	s.imp.modules, s.imp.checked = s.modulePackage, s.moduleChecked
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.runtimeSymbols()} {
 		if err := s.use(syms); err != nil {
 			return nil, err
@@ -203,11 +209,15 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 // session.
 func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 	code = stripPackageClause(code)
+	if err := s.requireDirectives(code); err != nil {
+		return nil, err
+	}
 	pieces := splitCell(code)
 	if err := parsePieces(s.fset, name, code, pieces); err != nil {
 		return nil, syntaxError(err)
 	}
 	pieces = orderPieces(pieces)
+	s.staleLocalImports(pieces)
 	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
 	if err := c.typecheck(); err != nil {
 		if gap := c.refuse(); gap != nil {
@@ -246,7 +256,10 @@ func (s *Session) packageSymbols(path string) map[string]reflect.Value {
 	if m, ok := sourceSymbols[path]; ok {
 		return m
 	}
-	return s.packages[path]
+	if m, ok := s.packages[path]; ok {
+		return m
+	}
+	return s.moduleSymbols(path)
 }
 
 // sourceSymbols are the functions of each of sourcePackages, as nil values, found once.

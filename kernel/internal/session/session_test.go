@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
+	"github.com/gptnotes/gptnotes/kernel/modules"
 )
 
 // recorder is a Sink that keeps everything a cell sends, in order.
@@ -56,7 +57,17 @@ func (r *recorder) stderr() string {
 }
 
 func TestMain(m *testing.M) {
+	// No test reaches a module proxy: modules come from the fixtures' file:// proxies
+	// (modules_test.go), and the module cache is the tests' own.
+	cache, err := os.MkdirTemp("", "gptnotes-modcache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("GOPROXY", "off")
+	os.Setenv("GOMODCACHE", cache)
 	code := m.Run()
+	modules.MakeWritable(cache)
+	os.RemoveAll(cache)
 	stopCapture()
 	os.Exit(code)
 }

@@ -289,6 +289,9 @@ func typeErrors(errs []types.Error) *CellError {
 		}
 		lines[i] = e.Error()
 		if path, ok := missingImport(e.Msg); ok {
+			if reason := importReason(e.Msg); reason != "" && !strings.Contains(reason, noSuchPackage) {
+				return moduleError(e.Fset.Position(e.Pos).String() + ": " + reason)
+			}
 			return importError(e.Fset.Position(e.Pos).String(), path)
 		}
 	}
@@ -338,6 +341,12 @@ func missingImport(msg string) (string, bool) {
 	}
 	path, _, _ := strings.Cut(rest, " ")
 	return path, true
+}
+
+// importReason is the reason in the check's "could not import P (reason)".
+func importReason(msg string) string {
+	_, rest, _ := strings.Cut(msg, " (")
+	return strings.TrimSuffix(rest, ")")
 }
 
 // topLevelDefs are the variables a top-level statement of a cell declares: x in `x := …` and

@@ -1,0 +1,263 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gptnotes/gptnotes/kernel/modules"
+	"github.com/gptnotes/gptnotes/kernel/modules/modtest"
+)
+
+// fixtureModules are the modules of the tests' file:// proxy.
+var fixtureModules = []modtest.Module{
+	{Path: "example.com/greet", Version: "v1.0.0", Files: map[string]string{
+		"greet.go": "// Package greet greets.\npackage greet\n\nimport \"example.com/names\"\n\n// Hello greets who.\nfunc Hello(who string) string { return \"hello, \" + who + \" (\" + names.Default + \")\" }\n",
+		"go.mod":   "module example.com/greet\n\ngo 1.21\n\nrequire example.com/names v1.1.0\n",
+	}},
+	{Path: "example.com/greet", Version: "v1.2.0", Files: map[string]string{
+		"greet.go": "package greet\n\n// Hello greets who.\nfunc Hello(who string) string { return \"hi, \" + who }\n",
+	}},
+	{Path: "example.com/names", Version: "v1.0.0", Files: map[string]string{
+		"names.go": "package names\n\nconst Default = \"v1.0.0 names\"\n",
+	}},
+	{Path: "example.com/names", Version: "v1.1.0", Files: map[string]string{
+		"names.go":     "package names\n\nconst Default = \"v1.1.0 names\"\n",
+		"names_arm.go": "package names\n\nthis file is for another arch and never parsed\n",
+	}},
+	{Path: "example.com/acc", Version: "v1.0.0", Files: map[string]string{
+		"acc.go": "package acc\n\n// Sum adds xs up in a named result.\nfunc Sum(xs []int) (s int) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\n// Sums sums each window of two.\nfunc Sums(xs []int) []int {\n\tvar out []int\n\tfor i := 0; i+2 <= len(xs); i++ {\n\t\tout = append(out, Sum(xs[i:i+2]))\n\t}\n\treturn out\n}\n",
+	}},
+	{Path: "example.com/go-num", Version: "v1.0.0", Files: map[string]string{
+		"num.go": "package num\n\nimport \"math\"\n\n// Big is max of its arguments, or -Inf below every float.\nfunc Big(a, b float64) float64 {\n\tif a < (0.0 - math.MaxFloat64) {\n\t\treturn math.Inf(-1)\n\t}\n\treturn max(a, b, 1)\n}\n\n// Small is min(a, b).\nfunc Small(a, b int) int { return min(a, b) }\n",
+	}},
+	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
+		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
+		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
+		"add_arm64.s":  "TEXT ·Add(SB),$0\n",
+		"add_others.s": "TEXT ·Add(SB),$0\n",
+	}},
+	{Path: "example.com/cgo", Version: "v0.1.0", Files: map[string]string{
+		"c.go": "package cgo\n\n// #include <stdio.h>\nimport \"C\"\n\nfunc F() {}\n",
+	}},
+	{Path: "example.com/embed", Version: "v0.1.0", Files: map[string]string{
+		"e.go":     "package embed\n\nimport _ \"embed\"\n\n//go:embed data.txt\nvar Data string\n",
+		"data.txt": "x",
+	}},
+}
+
+// moduleSession is a session whose modules come from a file:// proxy of fixtureModules, with
+// an empty module cache and the notebook in its own directory; no network, no checksum database.
+func moduleSession(t *testing.T) (s *Session, nbDir, proxy string) {
+	t.Helper()
+	root := t.TempDir()
+	proxy = filepath.Join(root, "proxy")
+	if err := modtest.WriteProxy(proxy, fixtureModules...); err != nil {
+		t.Fatal(err)
+	}
+	nbDir = filepath.Join(root, "notebook")
+	if err := os.MkdirAll(nbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { modules.MakeWritable(filepath.Join(root, "modcache")) })
+	s = newSession(t)
+	s.mods.env = &modules.Env{Proxy: modules.ParseProxy("file://" + filepath.ToSlash(proxy)), SumDB: "off", ModCache: filepath.Join(root, "modcache")}
+	s.mods.dir = nbDir
+	return s, nbDir, proxy
+}
+
+// TestModuleImport imports a fixture module with a dependency: the newest release is chosen
+// when nothing pins it, its requirement's version is the one its go.mod asks for (not the
+// newest), completion and inspection see it, and gptnotes.sum records both modules.
+func TestModuleImport(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\n\nfmt.Println(greet.Hello(\"ann\"))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "hi, ann\n" {
+		t.Errorf("newest release: got %q", out)
+	}
+	if m, _, _ := s.Complete("greet.He", 8); len(m) != 1 || m[0] != "Hello" {
+		t.Errorf("completion: %v", m)
+	}
+	if d, ok := s.Inspect("greet.Hello", 8, 0); !ok || !strings.Contains(d["text/plain"].(string), "Hello greets who") {
+		t.Errorf("inspect: %v %v", d, ok)
+	}
+	sum, err := os.ReadFile(filepath.Join(nbDir, modules.SumFile))
+	if err != nil || !strings.Contains(string(sum), "example.com/greet v1.2.0 h1:") {
+		t.Errorf("%s: %q %v", modules.SumFile, sum, err)
+	}
+}
+
+// TestModulePinned pins greet v1.0.0 with a directive: its dependency names comes at the
+// version greet's go.mod requires (v1.1.0, whose file for another arch is left out), and a
+// later session in the same notebook directory gets the same versions from gptnotes.sum.
+func TestModulePinned(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	cell := "//gptnotes:require example.com/greet v1.0.0\nimport (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\n\nfmt.Println(greet.Hello(\"bo\"))"
+	out, _, err := exec(t, s, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello, bo (v1.1.0 names)\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	_, _, err = exec(t, s, "//gptnotes:require example.com/greet v1.2.0\n")
+	if err == nil || !strings.Contains(err.Error(), "restart the kernel") {
+		t.Errorf("changing a loaded module's version: %v", err)
+	}
+
+	again, _, _ := moduleSession(t)
+	again.mods.dir = nbDir
+	again.mods.env.ModCache = s.mods.env.ModCache
+	again.mods.env.Proxy = s.mods.env.Proxy
+	out, _, err = exec(t, again, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\nfmt.Println(greet.Hello(\"cy\"))")
+	if err != nil || out != "hello, cy (v1.1.0 names)\n" {
+		t.Errorf("re-run from %s: %q %v", modules.SumFile, out, err)
+	}
+}
+
+// TestModuleNamedResults: a module function with a named result, called again from one call
+// site in a loop, starts from zero each time (the interpreter reuses the frame otherwise).
+func TestModuleNamedResults(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/acc\"\n)\nfmt.Println(acc.Sums([]int{1, 2, 3, 4}))")
+	if err != nil || out != "[3 5 7]\n" {
+		t.Errorf("got %q %v, want [3 5 7]", out, err)
+	}
+}
+
+// TestModuleNewerGo: a module package whose name is not its path's last element (go-num is
+// num) is used under its name in later cells, and its Go 1.21 min and max and its constant
+// arithmetic with math's constants run.
+func TestModuleNewerGo(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-num\"\n)"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := exec(t, s, "fmt.Println(num.Big(-2, 3.5), num.Big(-2, -3), num.Small(4, -1))")
+	if err != nil || out != "3.5 1 -1\n" {
+		t.Errorf("got %q %v, want 3.5 1 -1", out, err)
+	}
+}
+
+// TestModuleOffline: with GOFLAGS=-mod=readonly (Offline) and no proxy at all, a module cache
+// an earlier session filled (then made read-only, as on a hub) is enough: the newest version
+// it holds is chosen, and no checksum database is asked.
+func TestModuleOffline(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import \"example.com/greet\""); err != nil {
+		t.Fatal(err)
+	}
+	cache := s.mods.env.ModCache
+	readOnly(t, cache)
+
+	hub, _, _ := moduleSession(t)
+	hub.mods.env = &modules.Env{Offline: true, SumDB: "sum.golang.org", ModCache: cache}
+	out, _, err := exec(t, hub, "import (\n\t\"fmt\"\n\t\"example.com/greet\"\n)\nfmt.Println(greet.Hello(\"ed\"))")
+	if err != nil || out != "hi, ed\n" {
+		t.Errorf("offline from the cache: %q %v", out, err)
+	}
+}
+
+// readOnly makes the tree at root read-only, as a hub mounts a shared cache, until the test ends.
+func readOnly(t *testing.T, root string) {
+	t.Helper()
+	var dirs []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Chmod(dirs[i], 0o555)
+	}
+	t.Cleanup(func() { modules.MakeWritable(root) })
+}
+
+// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path).
+func TestModuleLocal(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n")
+	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nimport \"example.com/greet\"\n\n// Twice says it twice.\nfunc Twice(s string) string { return greet.Hello(s) + \"; \" + greet.Hello(s) }\n")
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"di\"))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello, di (v1.1.0 names); hello, di (v1.1.0 names)\n"; out != want {
+		t.Errorf("got %q, want %q (go.mod pins greet v1.0.0)", out, want)
+	}
+
+	// An edit is not picked up (the interpreter keeps the package); the cell says so.
+	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nfunc Twice(s string) string { return s + s }\n")
+	r := newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"x\"))", r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.stderr(), "course/helper changed in") || !strings.Contains(r.stderr(), "restart the kernel") {
+		t.Errorf("stderr after an edit: %q", r.stderr())
+	}
+}
+
+// TestModuleErrors: each failure names its cause, and the session goes on as before.
+func TestModuleErrors(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	if _, _, err := exec(t, s, "import \"fmt\"\nx := 1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cell, want string }{
+		{"import \"example.com/asm\"", "add.go:4 uses assembly (func Add has no Go body)"},
+		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
+		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
+		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
+		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
+		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},
+	} {
+		_, _, err := exec(t, s, c.cell+"\nx++")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %q", c.cell, err, c.want)
+		}
+	}
+	if out, _, err := exec(t, s, "fmt.Println(x)"); err != nil || out != "1\n" {
+		t.Errorf("after the failures: %q %v", out, err)
+	}
+
+	// A checksum recorded in gptnotes.sum that the download does not match.
+	write(t, filepath.Join(nbDir, modules.SumFile), "example.com/names v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n")
+	s2, _, _ := moduleSession(t)
+	s2.mods.dir = nbDir
+	_, _, err := exec(t, s2, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch for example.com/names@v1.0.0") {
+		t.Errorf("checksum: %v", err)
+	}
+
+	// No network: a proxy that cannot be reached.
+	s3, _, _ := moduleSession(t)
+	s3.mods.env.Proxy = modules.ParseProxy("http://127.0.0.1:1")
+	_, _, err = exec(t, s3, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "no network") {
+		t.Errorf("no network: %v", err)
+	}
+
+	// Offline (GOFLAGS=-mod=readonly): only the module cache, which lacks the module.
+	s4, _, _ := moduleSession(t)
+	s4.mods.env.Offline = true
+	_, _, err = exec(t, s4, "import \"example.com/names\"")
+	if err == nil || !strings.Contains(err.Error(), "forbids downloading") {
+		t.Errorf("offline: %v", err)
+	}
+}
+
+func write(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
