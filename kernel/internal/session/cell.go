@@ -103,20 +103,21 @@ func splitCell(src string) []piece {
 
 // stripPackageClause blanks out a leading `package name` clause, so that a whole program pasted
 // into a cell runs: its declarations join the session's one package whatever its name, as a
-// cell without the clause does. Blanks keep every position in the cell where it was.
-func stripPackageClause(src string) string {
+// cell without the clause does. Blanks keep every position in the cell where it was. It reports
+// whether there was a clause.
+func stripPackageClause(src string) (string, bool) {
 	var s scanner.Scanner
 	fset := token.NewFileSet()
 	file := fset.AddFile("", fset.Base(), len(src))
 	s.Init(file, []byte(src), nil, 0)
 	pos, t, _ := s.Scan()
 	if t != token.PACKAGE {
-		return src
+		return src, false
 	}
 	start := file.Offset(pos)
 	_, t, _ = s.Scan()
 	if t != token.IDENT {
-		return src
+		return src, false
 	}
 	npos, t, lit := s.Scan()
 	end := file.Offset(npos)
@@ -129,7 +130,7 @@ func stripPackageClause(src string) string {
 			b[i] = ' '
 		}
 	}
-	return string(b)
+	return string(b), true
 }
 
 // isFuncDecl reports whether the func keyword at toks[i] starts a declaration (func Name…,

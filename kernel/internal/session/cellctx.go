@@ -12,11 +12,12 @@ import (
 
 // cellCtx carries one cell through checking, rewriting and evaluation.
 type cellCtx struct {
-	s      *Session
-	name   string // position file name: scopeFile
-	src    string // the cell as written
-	id     int
-	pieces []piece
+	s       *Session
+	name    string      // position file name: scopeFile
+	src     string      // the cell as written
+	sources sourceNames // the file and line Go would name for each of its lines
+	id      int
+	pieces  []piece
 
 	trailing     ast.Expr          // the trailing expression, while wrapped in __gptnotes.Result
 	renderedTail int               // statements renderedResult put in its place, 0 if none

@@ -7,7 +7,8 @@
 //
 //	cell.go        drop a package clause, split into declaration and statement pieces, parse
 //	               them in the cell's coordinates, order the declarations first; cellctx.go
-//	               holds a cell on its way
+//	               holds a cell on its way; sourcenames.go takes out its //line directives
+//	               and names its lines as Go would in log output (main.go:3 when pasted whole)
 //	typecheck.go   type-check the pieces with go/types against the session's package (Go's own
 //	               errors; a cell that fails here changes nothing); importer.go gives go/types
 //	               the compiled packages, from the interpreter's symbol tables

@@ -202,13 +202,15 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 // prepare takes a cell through every pass before the interpreter: it changes nothing in the
 // session.
 func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
-	code = stripPackageClause(code)
+	var names sourceNames
+	code, names.whole = stripPackageClause(code)
+	code, names.directives = takeLineDirectives(code)
 	pieces := splitCell(code)
 	if err := parsePieces(s.fset, name, code, pieces); err != nil {
 		return nil, syntaxError(err)
 	}
 	pieces = orderPieces(pieces)
-	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
+	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces, sources: names}
 	if err := c.typecheck(); err != nil {
 		if gap := c.refuse(); gap != nil {
 			return nil, gap
