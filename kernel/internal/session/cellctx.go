@@ -22,6 +22,7 @@ type cellCtx struct {
 	trailing     ast.Expr          // the trailing expression, while wrapped in __gptnotes.Result
 	renderedTail int               // statements renderedResult put in its place, 0 if none
 	checked      *checkResult      // what the type check found
+	checkErrs    []types.Error     // Go's errors, when the check failed (waiting.go)
 	imports      map[string]string // checkImports, once worked out
 	change       *change           // what the cell changes in the session's declarations
 	definedHere  map[string]string // variables typedDefines declared, → type

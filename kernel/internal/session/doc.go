@@ -14,6 +14,8 @@
 //	               the compiled packages, from the interpreter's symbol tables
 //	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
 //	               table in refusals.go (printing.go, records.go: what fmt and the encoders see)
+//	waiting.go     a cell of declarations that uses types no cell has declared yet waits,
+//	               and runs again after the cell that declares them
 //	plan.go        what the cell changes in the session's declarations: what it redefines,
 //	               which earlier declarations are compiled again, dropped or broken
 //	rewrite.go     gaps the kernel closes, as passes (passes.go, one file each, run in this
