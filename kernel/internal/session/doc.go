@@ -26,6 +26,7 @@
 //	newexpr.go           new(expr), Go 1.26: a literal returning a new variable's address
 //	typeargs.go          inferred type arguments (Go 1.21) written out
 //	ifacestore.go        a cell's value stored in an interface: copied, as Go copies it
+//	                     (tagged.go: a named number or string keeps its type there)
 //	mainfunc.go          func main runs once, where it is declared
 //	printbuiltins.go     print and println print as Go's runtime does
 //	deferliterals.go     defer func() { … }() in a loop: made in its iteration
@@ -36,6 +37,7 @@
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
 //	switchinit.go        switch init; tag: the init outside
+//	tagged.go            switch x { case Celsius(3): } on an interface: comparisons
 //	typeswitch.go        type switches on non-empty interfaces: a chain of assertions
 //	typeswitchbinding.go switch x := v.(type): the binding in each case
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell

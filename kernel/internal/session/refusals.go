@@ -41,8 +41,9 @@ const (
 	dynamicCellVerb
 	printedInterface
 	unsafeHeader
+	taggedSwitchBreak
 
-	lastConstruct = unsafeHeader // (a new construct goes before this line, and becomes it)
+	lastConstruct = taggedSwitchBreak // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -135,6 +136,9 @@ var refusals = [...]refusal{
 	unsafeHeader: {"a string's or slice's header read through unsafe.Pointer",
 		"unsafe.Pointer(&{1}), {1} a {2}: its header read as memory (the interpreter's strings and slices do not keep the data pointers Go's do: an empty slice of a string has none)",
 		"use unsafe.StringData, unsafe.SliceData, len and cap, or compare the values themselves"},
+	taggedSwitchBreak: {"a type switch with break and a case of a cell's named number or string type",
+		"a type switch on an interface value with a case of {1}, a cell's named number or string type, and a break out of the switch (the kernel asks for such a type through a chain of assertions, which break would leave)",
+		"leave the switch by the end of its case, or write the case as an if with v, ok := x.({1})"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

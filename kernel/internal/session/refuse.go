@@ -116,6 +116,8 @@ func (c *cellCtx) refuse() error {
 			case *ast.TypeSwitchStmt:
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
 					fail(n.Switch, anyTypeSwitch)
+				} else if t := c.taggedCase(n); t != "" && switchBreaks(n) {
+					fail(n.Switch, taggedSwitchBreak, t)
 				} else if x != nil {
 					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {

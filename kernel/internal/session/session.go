@@ -48,6 +48,7 @@ type Session struct {
 	varTypes map[string]string        // global variable → name of its cell-declared type
 	typed    typeState                // the session's package, as the type check sees it
 	waiting  []waitingCell            // cells of declarations waiting for later ones (waiting.go)
+	tags     tagRegistry              // the tag types of the cells' named basic types (tagged.go)
 	imp      *importer                // the compiled packages' types, for the check
 	pkgNames map[string]string        // compiled packages: import path → package name
 
