@@ -22,7 +22,8 @@ import (
 // (`head *element[T]`, `func f(w widget)`: a type the notebook has still to write), the kernel
 // keeps the cell rather than fail it: it says which names it waits for, and runs it again, as it
 // was written, right after a later cell declares one of them. A name used only in a function's
-// body stays Go's error: it is more often a typo (`fmt.Println(nam)`) than a promise.
+// body stays Go's error: it is more often a typo (`fmt.Println(nam)`) than a promise; so does a
+// name one letter from a type the cell could mean (`flaot64`, `Pionts` for Points).
 // Until then its own names are undefined, as they would be in a program without the later
 // declarations. A cell that uses a waiting name runs with the waiting cells that declare it,
 // appended after its own lines (its positions stay its own): when it declares what they wait
@@ -124,7 +125,7 @@ func (c *cellCtx) waitsFor() (waitingCell, bool) {
 	needs := map[string]bool{}
 	for _, e := range c.checkErrs {
 		name, ok := strings.CutPrefix(e.Msg, "undefined: ")
-		if !ok || !token.IsIdentifier(name) || asPackage[e.Pos] || !inTypes[name] || e.Soft {
+		if !ok || !token.IsIdentifier(name) || asPackage[e.Pos] || !inTypes[name] || e.Soft || c.nearName(name) {
 			return w, false
 		}
 		needs[name] = true
@@ -135,6 +136,57 @@ func (c *cellCtx) waitsFor() (waitingCell, bool) {
 	sort.Strings(w.needs)
 	sort.Strings(w.declares)
 	return w, true
+}
+
+// nearName reports whether name is one edit (a letter added, dropped, changed, or two swapped)
+// from a type the cell could mean: a predeclared one or one the session or the cell declares.
+// flaot64 is a typo, not a type still to come.
+func (c *cellCtx) nearName(name string) bool {
+	var known []string
+	known = append(known, types.Universe.Names()...)
+	for _, d := range c.s.typed.decls {
+		known = append(known, d.names...)
+	}
+	for _, p := range c.pieces {
+		for _, d := range p.file.Decls {
+			known = append(known, declKeys(d)...)
+		}
+	}
+	for _, k := range known {
+		if k != name && oneEdit(name, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneEdit reports whether a and b differ by one insertion, deletion, substitution or swap of
+// adjacent letters.
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	switch {
+	case len(a)-len(b) > 1:
+		return false
+	case len(a) == len(b):
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i == len(a) {
+			return false
+		}
+		if a[i+1:] == b[i+1:] {
+			return true // changed
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swapped
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[i+1:] == b[i:] // a has one more
 }
 
 // wait keeps w, in place of any waiting cell that declares one of its names.
