@@ -195,7 +195,9 @@ func runTest(r *runner, root, file string, limit time.Duration) testOutcome {
 		o.Class, o.Msg = failed, "Harness: "+err.Error()
 		return o
 	}
-	res := r.do(run{Dir: filepath.Dir(path), Cells: []string{string(src)}, Timeout: limit})
+	// In GOROOT/test, as Go's test driver runs a // run program (fixedbugs/issue9862_run.go
+	// names fixedbugs/issue9862.go from there).
+	res := r.do(run{Dir: root, Cells: []string{string(src)}, Timeout: limit})
 	o.Res = res
 	exitedZero := res.ErrName == "Exit" && strings.Contains(res.Err, "os.Exit(0)")
 	switch {
