@@ -237,6 +237,7 @@ func appendErrors(errs scanner.ErrorList, err error) scanner.ErrorList {
 // declared further down. It never moves a declaration above a statement that declares a
 // variable it uses. Adjacent declaration pieces are then merged into one file.
 func orderPieces(pieces []piece) []piece {
+	hoistVars(pieces)
 	for j := range pieces {
 		if pieces[j].kind != declPiece {
 			continue
@@ -298,6 +299,55 @@ func declaredNames(p piece) map[string]bool {
 					names[sp.Name.Name] = true
 				}
 			}
+		}
+	}
+	return names
+}
+
+// hoistVars moves a piece of var declarations up above the declaration pieces before it that use
+// its variables, as Go declares a package's variables for all its functions: a pasted file may
+// declare `var sink any` below the functions that assign it. It stops at a statement piece, and
+// at a declaration piece whose names the variables' values use (var x = f() after func f).
+func hoistVars(pieces []piece) {
+	for j := range pieces {
+		p := pieces[j]
+		if p.kind != stmtPiece || !onlyVars(p) {
+			continue
+		}
+		vars := declaredNames(p)
+		target, needed := j, false
+		for k := j - 1; k >= 0; k-- {
+			q := pieces[k]
+			if q.kind != declPiece || usesAny(p, pieceDeclNames(q)) {
+				break
+			}
+			target = k
+			needed = needed || usesAny(q, vars)
+		}
+		if needed && target < j {
+			copy(pieces[target+1:j+1], pieces[target:j])
+			pieces[target] = p
+		}
+	}
+}
+
+// onlyVars reports whether every statement of a statement piece is a var declaration.
+func onlyVars(p piece) bool {
+	for _, s := range p.body.List {
+		ds, ok := s.(*ast.DeclStmt)
+		if !ok || ds.Decl.(*ast.GenDecl).Tok != token.VAR {
+			return false
+		}
+	}
+	return len(p.body.List) > 0
+}
+
+// pieceDeclNames are the names a declaration piece declares (a method as T.M).
+func pieceDeclNames(p piece) map[string]bool {
+	names := map[string]bool{}
+	for _, d := range p.file.Decls {
+		for _, k := range declKeys(d) {
+			names[k] = true
 		}
 	}
 	return names
