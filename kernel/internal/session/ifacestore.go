@@ -167,6 +167,9 @@ func (c *cellCtx) argumentStores(call *ast.CallExpr, store func(ast.Expr, types.
 		return
 	}
 	if fn := c.callee(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != "main" {
+		if fn.Pkg().Path() == "reflect" {
+			return // reflect would name the tag type (tagged.go): it sees the number, as before
+		}
 		// A compiled or prelude function: only a tagged value needs its tag (tagged.go).
 		all := store
 		store = func(e ast.Expr, t types.Type) { c.tagStore(e, t, all) }

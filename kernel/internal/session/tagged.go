@@ -23,7 +23,8 @@ import (
 //
 //	__gptnotes.TagFloat64_0(c)
 //
-// which fmt, the encoders and compiled code see as the number it is (a named float64, as in Go),
+// which fmt, the encoders and compiled code see as the number it is (a named float64, as in Go;
+// package reflect is given the plain value, so reflect.TypeOf(c) says float64 as it did before),
 // and the ways out of an interface ask for the tag type and convert back: an assertion
 // x.(Celsius) (cellassert.go), a type switch's case Celsius (typeswitch.go), %T (dynformat.go,
 // which names it main.Celsius). Only types without methods are tagged (a type with methods is
