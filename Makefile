@@ -238,7 +238,8 @@ corpus:
 # gotests runs the // run programs of the Go distribution's test directory (testdata/gotests.txt,
 # made by `go run ./kernel/internal/excorpus testpick`) through the kernel, each pasted whole into
 # one cell, and compares their output with the .out files (nothing, when a program has none). A
-# measurement: it exits 0 whatever the kernel does. Without OpenBLAS, as corpus.
+# measurement: it exits 0 whatever the kernel does. Without OpenBLAS, as corpus. 964 programs
+# (top level, ken, chan, interface, fixedbugs, typeparam): 3-4 minutes on two shared cores.
 .PHONY: gotests
 gotests:
 	CGO_LDFLAGS= $(GO) run ./kernel/internal/excorpus testrun -list testdata/gotests.txt -out gotests-report.txt

@@ -218,8 +218,9 @@ func TestBuildProgram(t *testing.T) {
 		t.Errorf("whole program: want the example as func main and no other example:\n%s", p.Whole())
 	}
 	last := p.Cells[len(p.Cells)-1]
-	if !strings.HasPrefix(last, `fmt.Println(strings.Contains("seafood", "foo"))`) {
-		t.Errorf("last cell, want the body dedented:\n%s", last)
+	// The body names its first line's line in the file, as a //line directive.
+	if !strings.HasPrefix(last, "//line example_test.go:46\n"+`fmt.Println(strings.Contains("seafood", "foo"))`) {
+		t.Errorf("last cell, want the body dedented after its line directive:\n%s", last)
 	}
 	if !strings.HasPrefix(strings.TrimSpace(p.Want), "true\nfalse\ntrue\ntrue") {
 		t.Errorf("want %q", p.Want)

@@ -22,7 +22,7 @@
 // testpick and testrun do the same for the second corpus, the // run programs of GOROOT/test,
 // each pasted whole into one cell (testdir.go):
 //
-//	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface] > testdata/gotests.txt
+//	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface,fixedbugs,typeparam] > testdata/gotests.txt
 //	go run ./kernel/internal/excorpus testrun [-list testdata/gotests.txt] [-out FILE]
 //
 // modrun does the same for the Examples of real modules fetched through GOPROXY (modules.go).
@@ -70,7 +70,7 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   excorpus pick [-n 400] [-seed 1] [-root GOROOT/src] > testdata/examples.txt
   excorpus run [-list testdata/examples.txt] [-timeout 10s] [-modes whole,bare,cells] [-v] [-out FILE]
-  excorpus testpick [-root GOROOT/test] [-dirs .,ken,chan,interface] > testdata/gotests.txt
+  excorpus testpick [-root GOROOT/test] [-dirs .,ken,chan,interface,fixedbugs,typeparam] > testdata/gotests.txt
   excorpus testrun [-list testdata/gotests.txt] [-timeout 10s] [-v] [-out FILE]
   excorpus modrun [-modules path[@version],…] [-timeout 20s] [-modes whole,cells] [-v] [-out FILE]`)
 	os.Exit(2)

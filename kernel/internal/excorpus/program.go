@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ type program struct {
 
 	Imports string   // the import declaration (only imports the program uses), "" if none
 	Decls   []string // the file's other top-level declarations, in source order
-	Body    string   // the example's body, without its braces
+	Body    string   // the example's body, without its braces, after a //line directive
 	Cells   []string // imports, declarations (dependency order, one per cell), body
 }
 
@@ -41,7 +42,7 @@ func (p *program) Bare() string {
 	for _, d := range p.Decls {
 		b.WriteString(d + "\n\n")
 	}
-	b.WriteString("func main() {" + p.Body + "}\n")
+	b.WriteString("func main() {\n" + p.Body + "}\n")
 	return b.String()
 }
 
@@ -158,7 +159,14 @@ func buildProgram(fset *token.FileSet, f *ast.File, src []byte, rel, dir, name s
 	if example == nil || example.Body == nil {
 		return nil, fmt.Errorf("%s: no body for %s", rel, name)
 	}
-	p.Body = text(example.Body.Lbrace+1, example.Body.Rbrace)
+	// Each piece of the file the program copies starts with a //line directive naming the line
+	// it came from, so that what Go prints of a source position (log.Lshortfile's
+	// example_test.go:19) is the example's own, whether go run or the kernel runs the program.
+	base := filepath.Base(rel)
+	directive := func(line int) string { return fmt.Sprintf("//line %s:%d\n", base, line) }
+	body := text(example.Body.Lbrace+1, example.Body.Rbrace)
+	blank := len(body) - len(strings.TrimLeft(body, "\n")) // the rest of the { line, then blank lines
+	p.Body = directive(fset.Position(example.Body.Lbrace).Line+blank) + strings.TrimLeft(body, "\n")
 
 	// Keep the imports the remaining code names (plus blank and dot imports). The check of the
 	// whole program at pick time catches the rare shadowing this syntactic test could miss.
@@ -213,7 +221,7 @@ func buildProgram(fset *token.FileSet, f *ast.File, src []byte, rel, dir, name s
 				start = d.Doc.Pos()
 			}
 		}
-		declText[i] = text(start, d.End())
+		declText[i] = directive(fset.Position(start).Line) + text(start, d.End())
 	}
 	p.Decls = declText
 

@@ -24,7 +24,7 @@ import (
 // there is none. Most print nothing and panic when a check fails. The kernel runs each one pasted
 // whole into one cell, package clause included:
 //
-//	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface] > testdata/gotests.txt
+//	go run ./kernel/internal/excorpus testpick [-dirs .,ken,chan,interface,fixedbugs,typeparam] > testdata/gotests.txt
 //	go run ./kernel/internal/excorpus testrun [-list testdata/gotests.txt] [-timeout 10s] [-out FILE]
 //
 // and classifies each run as the Example corpus does: exact, error (the cell failed: a
@@ -127,7 +127,7 @@ func goMinor() int {
 func testPickMain(args []string) {
 	fset := flag.NewFlagSet("testpick", flag.ExitOnError)
 	root := fset.String("root", goTest(), "the Go distribution's test directory")
-	dirs := fset.String("dirs", ".,ken,chan,interface", "directories of root to list, comma-separated")
+	dirs := fset.String("dirs", ".,ken,chan,interface,fixedbugs,typeparam", "directories of root to list, comma-separated")
 	fset.Parse(args)
 	ds := strings.Split(*dirs, ",")
 	files, excluded, err := testPick(*root, ds)
@@ -195,7 +195,9 @@ func runTest(r *runner, root, file string, limit time.Duration) testOutcome {
 		o.Class, o.Msg = failed, "Harness: "+err.Error()
 		return o
 	}
-	res := r.do(run{Dir: filepath.Dir(path), Cells: []string{string(src)}, Timeout: limit})
+	// In GOROOT/test, as Go's test driver runs a // run program (fixedbugs/issue9862_run.go
+	// names fixedbugs/issue9862.go from there).
+	res := r.do(run{Dir: root, Cells: []string{string(src)}, Timeout: limit})
 	o.Res = res
 	exitedZero := res.ErrName == "Exit" && strings.Contains(res.Err, "os.Exit(0)")
 	switch {

@@ -7,6 +7,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -103,20 +104,21 @@ func splitCell(src string) []piece {
 
 // stripPackageClause blanks out a leading `package name` clause, so that a whole program pasted
 // into a cell runs: its declarations join the session's one package whatever its name, as a
-// cell without the clause does. Blanks keep every position in the cell where it was.
-func stripPackageClause(src string) string {
+// cell without the clause does. Blanks keep every position in the cell where it was. It reports
+// whether there was a clause.
+func stripPackageClause(src string) (string, bool) {
 	var s scanner.Scanner
 	fset := token.NewFileSet()
 	file := fset.AddFile("", fset.Base(), len(src))
 	s.Init(file, []byte(src), nil, 0)
 	pos, t, _ := s.Scan()
 	if t != token.PACKAGE {
-		return src
+		return src, false
 	}
 	start := file.Offset(pos)
 	_, t, _ = s.Scan()
 	if t != token.IDENT {
-		return src
+		return src, false
 	}
 	npos, t, lit := s.Scan()
 	end := file.Offset(npos)
@@ -129,7 +131,7 @@ func stripPackageClause(src string) string {
 			b[i] = ' '
 		}
 	}
-	return string(b)
+	return string(b), true
 }
 
 // isFuncDecl reports whether the func keyword at toks[i] starts a declaration (func Name…,
@@ -236,6 +238,7 @@ func appendErrors(errs scanner.ErrorList, err error) scanner.ErrorList {
 // declared further down. It never moves a declaration above a statement that declares a
 // variable it uses. Adjacent declaration pieces are then merged into one file.
 func orderPieces(pieces []piece) []piece {
+	pieces = hoistVars(pieces)
 	for j := range pieces {
 		if pieces[j].kind != declPiece {
 			continue
@@ -259,6 +262,9 @@ func orderPieces(pieces []piece) []piece {
 			f := out[n-1].file
 			f.Decls = append(f.Decls, p.file.Decls...)
 			f.Imports = append(f.Imports, p.file.Imports...)
+			if f.Comments == nil {
+				f.Comments = p.file.Comments // a piece splitImports cut in two, whole again
+			}
 			// Imports first, as in any Go file.
 			sort.SliceStable(f.Decls, func(i, j int) bool { return isImport(f.Decls[i]) && !isImport(f.Decls[j]) })
 			continue
@@ -298,6 +304,104 @@ func declaredNames(p piece) map[string]bool {
 				}
 			}
 		}
+	}
+	return names
+}
+
+// hoistVars moves a piece of var declarations up above the declaration pieces before it that use
+// its variables, as Go declares a package's variables for all its functions: a pasted file may
+// declare `var sink any` below the functions that assign it. It stops at a statement piece, and
+// at a declaration piece whose names the variables' values use (var x = f() after func f).
+func hoistVars(pieces []piece) []piece {
+	pieces = splitImports(pieces)
+	for j := range pieces {
+		p := pieces[j]
+		if p.kind != stmtPiece || !onlyVars(p) {
+			continue
+		}
+		vars := declaredNames(p)
+		target, needed := j, false
+		for k := j - 1; k >= 0; k-- {
+			q := pieces[k]
+			if q.kind != declPiece || usesAny(p, pieceDeclNames(q)) {
+				break
+			}
+			target = k
+			needed = needed || usesAny(q, vars)
+		}
+		if needed && target < j {
+			copy(pieces[target+1:j+1], pieces[target:j])
+			pieces[target] = p
+		}
+	}
+	return pieces
+}
+
+// splitImports puts the imports of each declaration piece that has other declarations too in a
+// piece of their own before it, so that a variable can go between them (`var origin =
+// &url.URL{}` below `import "net/url"`, above the functions using origin). orderPieces merges
+// the two again when nothing came between them.
+func splitImports(pieces []piece) []piece {
+	var out []piece
+	for _, p := range pieces {
+		if p.kind != declPiece || len(p.file.Imports) == 0 {
+			out = append(out, p)
+			continue
+		}
+		var imports, rest []ast.Decl
+		for _, d := range p.file.Decls {
+			if isImport(d) {
+				imports = append(imports, d)
+			} else {
+				rest = append(rest, d)
+			}
+		}
+		if len(rest) == 0 {
+			out = append(out, p)
+			continue
+		}
+		imp, others := p, p
+		imp.file = &ast.File{Package: p.file.Package, Name: p.file.Name, Decls: imports, Imports: p.file.Imports}
+		f := *p.file
+		f.Decls, f.Imports = rest, nil
+		others.file = &f
+		out = append(out, imp, others)
+	}
+	return out
+}
+
+// onlyVars reports whether every statement of a statement piece is a var declaration.
+func onlyVars(p piece) bool {
+	for _, s := range p.body.List {
+		ds, ok := s.(*ast.DeclStmt)
+		if !ok || ds.Decl.(*ast.GenDecl).Tok != token.VAR {
+			return false
+		}
+	}
+	return len(p.body.List) > 0
+}
+
+// pieceDeclNames are the names a declaration piece declares (a method as T.M), and the names
+// of the packages it imports: a variable whose type or value uses one stays below the import.
+func pieceDeclNames(p piece) map[string]bool {
+	names := map[string]bool{}
+	for _, d := range p.file.Decls {
+		for _, k := range declKeys(d) {
+			names[k] = true
+		}
+	}
+	for _, im := range p.file.Imports {
+		if im.Name != nil {
+			names[im.Name.Name] = true
+			continue
+		}
+		path, _ := strconv.Unquote(im.Path.Value)
+		elems := strings.Split(path, "/")
+		name := elems[len(elems)-1]
+		if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+			name = elems[len(elems)-2] // math/rand/v2 is rand
+		}
+		names[name] = true
 	}
 	return names
 }

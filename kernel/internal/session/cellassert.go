@@ -33,6 +33,9 @@ import (
 // such a value are written as a chain of assertions by typeswitch.go, whose clauses only read
 // the value when the assertion holds.
 //
+// An assertion from an empty interface to a cell's named number or string type asks for the
+// type's tag type and converts back (tagged.go).
+//
 // From a compiled interface (error, fmt.Stringer) yaegi holds a cell's value in a wrapper that
 // it does not match, or panics on: refused (refuse.go wrongAssertion).
 
@@ -41,6 +44,9 @@ import (
 func (c *cellCtx) cellAssertion(a *ast.TypeAssertExpr) bool {
 	if a.Type == nil || c.checked == nil {
 		return false
+	}
+	if emptyInterface(c.typeOf(a.X)) && c.s.tagOf(c.typeOf(a.Type)) != nil {
+		return true // Celsius held as its tag type (tagged.go)
 	}
 	return cellInterface(c.typeOf(a.X)) && cellValueType(c.typeOf(a.Type))
 }
@@ -168,6 +174,9 @@ func (c *cellCtx) cellAssertionLit(a *ast.TypeAssertExpr, commaOK bool) ast.Expr
 		&ast.AssignStmt{Lhs: []ast.Expr{subject}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{a.X}},
 	}
 	hit := []ast.Expr{ast.NewIdent(v.Name)}
+	if c.s.tagOf(want) != nil { // asked as its tag type, given back as itself: Celsius(__v1)
+		hit[0] = &ast.CallExpr{Fun: typ(), Lparen: pos, Args: []ast.Expr{ast.NewIdent(v.Name)}, Rparen: pos}
+	}
 	results := []*ast.Field{{Type: typ()}}
 	if commaOK {
 		hit = append(hit, &ast.Ident{Name: "true", NamePos: pos})
@@ -175,7 +184,7 @@ func (c *cellCtx) cellAssertionLit(a *ast.TypeAssertExpr, commaOK bool) ast.Expr
 	}
 	body = append(body, &ast.IfStmt{If: pos,
 		Init: &ast.AssignStmt{Lhs: []ast.Expr{v, ok}, TokPos: pos, Tok: token.DEFINE,
-			Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Lparen: a.Lparen, Type: typ(), Rparen: a.Rparen}}},
+			Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Lparen: a.Lparen, Type: c.assertTypeExpr(want, a), Rparen: a.Rparen}}},
 		Cond: ast.NewIdent(ok.Name),
 		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ReturnStmt{Return: pos, Results: hit}}, Rbrace: pos},
 	})
@@ -208,7 +217,10 @@ func (c *cellCtx) failedAssertion(a *ast.TypeAssertExpr, subject string, want ty
 	}
 	list := []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(have)}, TokPos: pos, Tok: token.DEFINE, Rhs: []ast.Expr{str("")}}}
 	for _, t := range c.dynamicCandidates(c.typeOf(a.X), want) {
-		te := c.typeExprAt(t, pos)
+		if !c.tellsApart(t) {
+			continue
+		}
+		te := c.assertTypeExpr(t, a)
 		if te == nil {
 			continue
 		}
@@ -221,10 +233,28 @@ func (c *cellCtx) failedAssertion(a *ast.TypeAssertExpr, subject string, want ty
 			}, Rbrace: pos},
 		})
 	}
+	iface := goTypeName(c.typeOf(a.X))
+	if _, named := types.Unalias(c.typeOf(a.X)).(*types.Named); !named && emptyInterface(c.typeOf(a.X)) {
+		iface = "interface {}" // any, as Go's runtime names it
+	}
 	call := &ast.CallExpr{Fun: runtimeFuncAt("AssertionFailed", pos), Lparen: pos, Args: []ast.Expr{
-		ast.NewIdent(subject), str(goTypeName(c.typeOf(a.X))), str(goTypeName(want)), ast.NewIdent(have),
+		ast.NewIdent(subject), str(iface), str(goTypeName(want)), ast.NewIdent(have),
 	}, Rparen: pos}
 	return append(list, &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{Name: "panic", NamePos: pos}, Lparen: pos, Args: []ast.Expr{call}, Rparen: pos}})
+}
+
+// tellsApart reports whether an assertion to t tells a value of t from others: t is a struct
+// (or a pointer to one), which yaegi builds as a type of its own, or a tagged type (tagged.go);
+// yaegi's Weekday is the int it is made of.
+func (c *cellCtx) tellsApart(t types.Type) bool {
+	if c.s.tagOf(t) != nil {
+		return true
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, isStruct := t.Underlying().(*types.Struct)
+	return isStruct
 }
 
 // typeExprAt is t written as the cell sees it (typeExpr), a fresh tree each call.
@@ -241,7 +271,10 @@ func (c *cellCtx) typeExprAt(t types.Type, pos token.Pos) ast.Expr {
 // assertionFailed is the runtime's AssertionFailed: Go's runtime error for a failed assertion
 // from an interface value x of type iface to want; have is x's dynamic type's name, "" when the
 // kernel did not find it among the cells' types (then x is a compiled type, which %T names).
-func assertionFailed(x any, iface, want, have string) error {
+func (s *Session) assertionFailed(x any, iface, want, have string) error {
+	if have == "" {
+		have = s.tagName(x) // a cell's type held as its tag type (tagged.go)
+	}
 	if x == nil {
 		return runtimeError(fmt.Sprintf("interface conversion: %s is nil, not %s", iface, want))
 	}

@@ -12,15 +12,17 @@ import (
 
 // cellCtx carries one cell through checking, rewriting and evaluation.
 type cellCtx struct {
-	s      *Session
-	name   string // position file name: scopeFile
-	src    string // the cell as written
-	id     int
-	pieces []piece
+	s       *Session
+	name    string      // position file name: scopeFile
+	src     string      // the cell as written
+	sources sourceNames // the file and line Go would name for each of its lines
+	id      int
+	pieces  []piece
 
 	trailing     ast.Expr          // the trailing expression, while wrapped in __gptnotes.Result
 	renderedTail int               // statements renderedResult put in its place, 0 if none
 	checked      *checkResult      // what the type check found
+	checkErrs    []types.Error     // Go's errors, when the check failed (waiting.go)
 	imports      map[string]string // checkImports, once worked out
 	change       *change           // what the cell changes in the session's declarations
 	definedHere  map[string]string // variables typedDefines declared, → type

@@ -7,12 +7,15 @@
 //
 //	cell.go        drop a package clause, split into declaration and statement pieces, parse
 //	               them in the cell's coordinates, order the declarations first; cellctx.go
-//	               holds a cell on its way
+//	               holds a cell on its way; sourcenames.go takes out its //line directives
+//	               and names its lines as Go would in log output (main.go:3 when pasted whole)
 //	typecheck.go   type-check the pieces with go/types against the session's package (Go's own
 //	               errors; a cell that fails here changes nothing); importer.go gives go/types
 //	               the compiled packages, from the interpreter's symbol tables
 //	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
 //	               table in refusals.go (printing.go, records.go: what fmt and the encoders see)
+//	waiting.go     a cell of declarations that uses types no cell has declared yet waits,
+//	               and runs again after the cell that declares them
 //	plan.go        what the cell changes in the session's declarations: what it redefines,
 //	               which earlier declarations are compiled again, dropped or broken
 //	rewrite.go     gaps the kernel closes, as passes (passes.go, one file each, run in this
@@ -23,6 +26,7 @@
 //	newexpr.go           new(expr), Go 1.26: a literal returning a new variable's address
 //	typeargs.go          inferred type arguments (Go 1.21) written out
 //	ifacestore.go        a cell's value stored in an interface: copied, as Go copies it
+//	                     (tagged.go: a named number or string keeps its type there)
 //	mainfunc.go          func main runs once, where it is declared
 //	printbuiltins.go     print and println print as Go's runtime does
 //	deferliterals.go     defer func() { … }() in a loop: made in its iteration
@@ -33,6 +37,7 @@
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
 //	switchinit.go        switch init; tag: the init outside
+//	tagged.go            switch x { case Celsius(3): } on an interface: comparisons
 //	typeswitch.go        type switches on non-empty interfaces: a chain of assertions
 //	typeswitchbinding.go switch x := v.(type): the binding in each case
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell

@@ -31,8 +31,10 @@ import (
 // type without a name (a generic cell type's, or one inside a slice or map), or the type under one
 // of the cells' other slice or map types for %#v (yaegi holds ints{2} as an []int and matches it
 // to both). Then the runtime's Dynamic refuses it (dynamicCellVerb) rather than print yaegi's
-// names. A value of a cell's named number or string type prints its underlying type's name for
-// %T (float64 for celsius(3)): the one case the kernel can neither print right nor tell apart.
+// names. A value of a cell's named number or string type without methods is held as its tag
+// type (tagged.go), which the literal asks for: %T prints main.celsius. One with methods prints
+// its underlying type's name for %T (int for weekday(1)): the kernel can neither print it right
+// nor tell it apart.
 
 // dynamicFormatArg writes an interface-typed argument of verb as the literal above; nil when the
 // interface holds no cell's type, or is a compiled interface (error: refused when it may hold
@@ -62,6 +64,14 @@ func (c *cellCtx) dynamicFormatArg(verb string, t types.Type) func(ast.Expr) ast
 			named, ptr = p.Elem(), "*"
 		}
 		n := named.(*types.Named)
+		if slot := c.s.tagOf(ct); slot != nil {
+			// Held as its tag type (tagged.go), which fmt prints as the number it is; %T
+			// asks for it.
+			if isT {
+				fmt.Fprintf(&src, "if _, __ok := __fx.(__gptnotes.%s); __ok { return %q }\n", slot.symbol, goTypeName(ct))
+			}
+			continue
+		}
 		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
 			// yaegi holds celsius(3) as the float64 3 and asserts either to both: fmt prints
 			// float64 for %T, which the kernel cannot tell from a float64 of the program's
@@ -147,6 +157,9 @@ func (s *Session) dynamicFormat(x any, verb, iface, ambiguous string) any {
 		}
 	}
 	if verb == "T" {
+		if name := s.tagName(x); name != "" {
+			return name
+		}
 		return fmt.Sprintf("%T", x)
 	}
 	return x

@@ -15,7 +15,8 @@ var breakages = []struct {
 	{"typo in a statement", func(c string) string { return "_ = undefinedName\n" + c }},
 	{"typo in a function body", func(c string) string { return c + "\nfunc brokenFunc() { undefinedName() }" }},
 	{"bad import", func(c string) string { return "import \"no/such/package\"\n" + c }},
-	{"bad type", func(c string) string { return c + "\ntype brokenType struct{ f undefinedType }" }},
+	// A misspelt type: one that is not near a known name waits for a later cell (waiting.go).
+	{"bad type", func(c string) string { return c + "\ntype brokenType struct{ f flaot64 }" }},
 	{"wrong type", func(c string) string { return c + "\nvar brokenVar int = \"text\"" }},
 }
 

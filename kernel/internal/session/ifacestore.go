@@ -67,6 +67,23 @@ func (c *cellCtx) interfaceStores() map[ast.Expr]func(ast.Expr) ast.Expr {
 				c.elementStores(n, store)
 			case *ast.CallExpr:
 				c.argumentStores(n, store)
+			case *ast.BinaryExpr: // x == Celsius(3), x an interface: Go converts the other side
+				if n.Op == token.EQL || n.Op == token.NEQ {
+					c.tagStore(n.Y, c.typeOf(n.X), store)
+					c.tagStore(n.X, c.typeOf(n.Y), store)
+				}
+			case *ast.SwitchStmt: // switch x { case Celsius(3): }, x an interface
+				if n.Tag != nil {
+					for _, cc := range n.Body.List {
+						for _, e := range cc.(*ast.CaseClause).List {
+							c.tagStore(e, c.typeOf(n.Tag), store)
+						}
+					}
+				}
+			case *ast.IndexExpr: // m[Celsius(3)], m a map keyed by an interface
+				if m, ok := under(c.typeOf(n.X)).(*types.Map); ok {
+					c.tagStore(n.Index, m.Key(), store)
+				}
 			case *ast.ReturnStmt:
 				if sig := c.enclosingSignature(stack); sig != nil && sig.Results().Len() == len(n.Results) {
 					for i, r := range n.Results {
@@ -136,11 +153,26 @@ func (c *cellCtx) argumentStores(call *ast.CallExpr, store func(ast.Expr, types.
 	if ok && tv.IsType() && len(call.Args) == 1 { // a conversion, I(x)
 		store(call.Args[0], tv.Type)
 	}
-	if !ok || tv.IsType() || tv.IsBuiltin() {
+	if ok && tv.IsBuiltin() {
+		if id, isIdent := ast.Unparen(call.Fun).(*ast.Ident); isIdent && id.Name == "append" && len(call.Args) > 1 && !call.Ellipsis.IsValid() {
+			if sl, isSlice := under(c.typeOf(call.Args[0])).(*types.Slice); isSlice {
+				for _, a := range call.Args[1:] {
+					c.tagStore(a, sl.Elem(), store)
+				}
+			}
+		}
+		return
+	}
+	if !ok || tv.IsType() {
 		return
 	}
 	if fn := c.callee(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() != "main" {
-		return
+		if fn.Pkg().Path() == "reflect" {
+			return // reflect would name the tag type (tagged.go): it sees the number, as before
+		}
+		// A compiled or prelude function: only a tagged value needs its tag (tagged.go).
+		all := store
+		store = func(e ast.Expr, t types.Type) { c.tagStore(e, t, all) }
 	}
 	sig, ok := under(c.typeOf(call.Fun)).(*types.Signature)
 	if !ok {
@@ -158,6 +190,28 @@ func (c *cellCtx) argumentStores(call *ast.CallExpr, store func(ast.Expr, types.
 			store(a, params.At(i).Type())
 		}
 	}
+}
+
+// tagStore calls store with e and target when e is a value of a tagged type (tagged.go) and
+// target an interface: the stores only tagging needs.
+func (c *cellCtx) tagStore(e ast.Expr, target types.Type, store func(ast.Expr, types.Type)) {
+	if emptyInterface(target) && c.s.tagOf(c.typeOf(e)) != nil {
+		store(e, target)
+	}
+}
+
+// isRuntimeCall reports whether e calls a function of the kernel's runtime (__gptnotes.F(…)).
+func isRuntimeCall(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == "__gptnotes"
 }
 
 // enclosingSignature is the signature of the innermost function on the stack of nodes.
@@ -191,6 +245,14 @@ func (c *cellCtx) storeRewrite(e ast.Expr, target types.Type) func(ast.Expr) ast
 	}
 	if b, ok := src.(*types.Basic); ok && b.Kind() == types.UntypedNil {
 		return nil
+	}
+	if slot := c.s.tagOf(src); slot != nil && iface.Empty() {
+		return func(x ast.Expr) ast.Expr {
+			if isRuntimeCall(x) {
+				return x // a printing pass's replacement (TypeName, GoSyntax): not the value any more
+			}
+			return slot.box(x)
+		}
 	}
 	named, isPtr := src, false
 	if p, ok := src.(*types.Pointer); ok {

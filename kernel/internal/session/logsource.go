@@ -25,7 +25,9 @@ import (
 // The message is made by the cells' own fmt (the kernel's printers), as log makes it with fmt.
 // The runtime (logAt) writes it as the logger would, with the cell's position where Go writes
 // the file and line; then a Fatal function ends the cell as os.Exit(1) does and a Panic function
-// panics with the message. Both file flags give the same cell:3 (a cell has no directory).
+// panics with the message. Both file flags give the same cell:3 (a cell has no directory). A
+// pasted file (a package clause) and a //line directive name the lines as Go would: main.go:3,
+// example_test.go:19 (sourcenames.go).
 // Output(calldepth, s) with a calldepth other than 1 names a caller further up, which the
 // kernel cannot know from the call: with a file flag set, that is refused when it runs.
 // slog's AddSource stays refused: slog reads the position from a program counter, which only
@@ -87,7 +89,7 @@ func (c *cellCtx) logCallOf(call *ast.CallExpr) *logCall {
 		return nil
 	}
 	p := c.s.fset.Position(call.Pos())
-	lc := &logCall{name: fn.Name(), pos: fmt.Sprintf("%s:%d", p.Filename, p.Line)}
+	lc := &logCall{name: fn.Name(), pos: c.sources.position(p.Line)}
 	if fn.Signature().Recv() == nil {
 		return lc
 	}

@@ -47,6 +47,7 @@ var passes = []pass{
 	{name: "loopvars", file: "loopvars.go", program: "lang_go122_loopvar_assigned", stmt: loopVarsStmt},
 	{name: "rangeint", file: "rangeint.go", program: "range_over_int", stmt: rangeIntStmt},
 	{name: "switchinit", file: "switchinit.go", program: "switch_init", stmt: switchInitStmt},
+	{name: "taggedswitch", file: "tagged.go", program: "named_number_in_any", stmt: taggedSwitchStmt},
 	{name: "typeswitch", file: "typeswitch.go", program: "type_switch_on_interfaces", stmt: typeSwitchChainStmt},
 	{name: "typeswitchbinding", file: "typeswitchbinding.go", program: "type_switch_binding", stmt: typeSwitchBindingStmt},
 	{name: "gostmt", file: "gostmt.go", program: "goroutine_panic", stmt: goStmtStmt},

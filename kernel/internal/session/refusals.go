@@ -42,8 +42,13 @@ const (
 	printedInterface
 	unsafeHeader
 	shadowedPackageName
+	taggedSwitchBreak
+	mapElemCommaOK
+	typeParamCase
+	typeParamCompare
+	memStats
 
-	lastConstruct = shadowedPackageName // (a new construct goes before this line, and becomes it)
+	lastConstruct = memStats // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -139,6 +144,21 @@ var refusals = [...]refusal{
 	unsafeHeader: {"a string's or slice's header read through unsafe.Pointer",
 		"unsafe.Pointer(&{1}), {1} a {2}: its header read as memory (the interpreter's strings and slices do not keep the data pointers Go's do: an empty slice of a string has none)",
 		"use unsafe.StringData, unsafe.SliceData, len and cap, or compare the values themselves"},
+	taggedSwitchBreak: {"a type switch with break and a case of a cell's named number or string type",
+		"a type switch on an interface value with a case of {1}, a cell's named number or string type, and a break out of the switch (the kernel asks for such a type through a chain of assertions, which break would leave)",
+		"leave the switch by the end of its case, or write the case as an if with v, ok := x.({1})"},
+	mapElemCommaOK: {"a comma-ok assignment into a map element",
+		"{1}, {2} = … with {1} an element of a map (the interpreter leaves the map as it was)",
+		"assign to variables first: v, ok := …; {1} = v"},
+	typeParamCase: {"a type switch case of a type parameter",
+		"case {1} of a type switch, {1} a type parameter (the interpreter matches it against the wrong type when the argument is an interface)",
+		"switch on concrete types, or pass the type's zero value and compare with reflect.TypeOf"},
+	typeParamCompare: {"an interface compared with a type parameter's value",
+		"{1} compares an interface with a value of type parameter {2} (the interpreter does not convert the value to the interface first, as Go does)",
+		"convert the value yourself: any({3}) or the interface's type"},
+	memStats: {"runtime.ReadMemStats",
+		"runtime.ReadMemStats (in a cell, the figures count the interpreter's own allocations and what its frames keep alive, so they are not the program's)",
+		"measure memory from outside the kernel (its process's resident set), or in a compiled program"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

@@ -65,8 +65,18 @@ func (c *cellCtx) refuse() error {
 			if id, ok := n.(*ast.Ident); ok && c.framesName(id) {
 				fail(id.Pos(), callerFrames, id.Name)
 			}
+			if id, ok := n.(*ast.Ident); ok && c.usesObject(id, "runtime", "ReadMemStats") {
+				fail(id.Pos(), memStats)
+			}
 			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				if tp, v := c.typeParamComparison(n); tp != "" {
+					fail(n.OpPos, typeParamCompare, types.ExprString(n), tp, v)
+				}
 			case *ast.AssignStmt:
+				if m := c.mapElemCommaOK(n); m != "" {
+					fail(n.Pos(), mapElemCommaOK, m, types.ExprString(n.Lhs[1]))
+				}
 				if sel := c.parallelMethodValue(n.Rhs); sel != nil {
 					fail(sel.Pos(), parallelMethodValue, types.ExprString(sel))
 				}
@@ -118,6 +128,10 @@ func (c *cellCtx) refuse() error {
 			case *ast.TypeSwitchStmt:
 				if x := typeSwitchSubject(n); x != nil && c.isAny(x) && c.hasInterfaceCase(n) {
 					fail(n.Switch, anyTypeSwitch)
+				} else if tp := c.typeParamCaseOf(n); tp != "" {
+					fail(n.Switch, typeParamCase, tp)
+				} else if t := c.taggedCase(n); t != "" && switchBreaks(n) {
+					fail(n.Switch, taggedSwitchBreak, t)
 				} else if x != nil {
 					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {
@@ -582,7 +596,62 @@ func mentionsCellType(t types.Type) bool {
 // lines: in a cell they describe the interpreter's (value.go:586, reflect.Value.call).
 var interpreterFrames = map[string]bool{
 	"runtime.Caller": true, "runtime.Callers": true, "runtime.CallersFrames": true, "runtime.FuncForPC": true,
+	"runtime.Stack": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true,
 	"log/slog.AddSource": true, // (log's Lshortfile and Llongfile: logsource.go)
+}
+
+// usesObject reports whether id names path.name.
+func (c *cellCtx) usesObject(id *ast.Ident, path, name string) bool {
+	if c.checked == nil || id.Name != name {
+		return false
+	}
+	obj := c.checked.info.Uses[id]
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == path
+}
+
+// mapElemCommaOK is the map element a comma-ok assignment (m[k], ok = x.(T), = m2[k], = <-ch)
+// assigns to, "" when it assigns to none.
+func (c *cellCtx) mapElemCommaOK(a *ast.AssignStmt) string {
+	if a.Tok != token.ASSIGN || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+		return ""
+	}
+	for _, l := range a.Lhs {
+		if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+			if _, isMap := under(c.typeOf(ix.X)).(*types.Map); isMap {
+				return types.ExprString(l)
+			}
+		}
+	}
+	return ""
+}
+
+// typeParamCaseOf is the first case of s that is a type parameter, "" when none is.
+func (c *cellCtx) typeParamCaseOf(s *ast.TypeSwitchStmt) string {
+	for _, cc := range s.Body.List {
+		for _, t := range cc.(*ast.CaseClause).List {
+			if _, ok := c.typeOf(t).(*types.TypeParam); ok {
+				return types.ExprString(t)
+			}
+		}
+	}
+	return ""
+}
+
+// typeParamComparison finds x == v or x != v with x of an interface type and v of a type
+// parameter's: it returns the type parameter and v.
+func (c *cellCtx) typeParamComparison(b *ast.BinaryExpr) (tp, v string) {
+	if b.Op != token.EQL && b.Op != token.NEQ {
+		return "", ""
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		x, y := c.typeOf(pair[0]), c.typeOf(pair[1])
+		if p, ok := y.(*types.TypeParam); ok && x != nil && types.IsInterface(x) {
+			if _, xp := x.(*types.TypeParam); !xp {
+				return p.Obj().Name(), types.ExprString(pair[1])
+			}
+		}
+	}
+	return "", ""
 }
 
 // framesName reports whether id names one of interpreterFrames (slog.HandlerOptions's

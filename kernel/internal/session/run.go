@@ -36,10 +36,29 @@ func (s *Session) runSafe(ctx context.Context, r *cellRun, code string) (trailin
 // It reports whether the cell ended with an expression whose value was captured.
 func (s *Session) run(ctx context.Context, r *cellRun, name, code string) (trailing bool, err error) {
 	c, err := s.prepare(name, code, r.id)
+	if undefined := undefinedNames(c, err); len(undefined) > 0 {
+		if with := s.waitingDeclaring(undefined); with != "" {
+			// The cell uses what waiting cells declare: they run with it, after its own lines.
+			if c2, err2 := s.prepare(name, code+"\n"+with, r.id); err2 == nil || isWait(err2) {
+				c, err = c2, err2
+			}
+		}
+	}
+	if we, ok := err.(*waitError); ok {
+		s.wait(we.cell) // declarations that use what a later cell declares (waiting.go)
+		r.sink.Stream("stderr", we.cell.note())
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}
-	return c.evaluate(ctx, r, c.change)
+	trailing, err = c.evaluate(ctx, r, c.change)
+	if err == nil {
+		declared := c.change.declaredNames()
+		s.dropWaiting(declared)
+		s.resume(ctx, r, declared)
+	}
+	return trailing, err
 }
 
 // evaluate compiles every piece of the cell, and only then runs them in order: a cell that

@@ -75,37 +75,41 @@ func (s *Session) runtimeSymbols() interp.Exports {
 	fatalf := reflect.ValueOf(func(format string, v ...any) { s.logFatal(fmt.Sprintf(format, v...)) })
 	fatalln := reflect.ValueOf(func(v ...any) { s.logFatal(fmt.Sprintln(v...)) })
 	printers := s.printerSymbols()
+	cellrt := map[string]reflect.Value{
+		"Result":           reflect.ValueOf(s.result),
+		"ResultWith":       reflect.ValueOf(s.resultWith),
+		"Live":             reflect.ValueOf(s.live),
+		"Rendered":         reflect.ValueOf(rendered),
+		"Defer":            reflect.ValueOf(s.deferCall),
+		"GoPanic":          reflect.ValueOf(s.goPanic),
+		"Clear":            reflect.ValueOf(clearValue),
+		"PanicNil":         reflect.ValueOf(func() any { return new(runtime.PanicNilError) }),
+		"FreshCommandLine": reflect.ValueOf(freshCommandLine),
+		"NilInInterface":   reflect.ValueOf(s.nilInInterface),
+		"Recovered":        reflect.ValueOf(s.recovered),
+		"AssertionFailed":  reflect.ValueOf(s.assertionFailed),
+		"TypeName":         reflect.ValueOf(func(_ any, name string) string { return name }),
+		"GoSyntax":         reflect.ValueOf(goSyntax),
+		"Dynamic":          reflect.ValueOf(s.dynamicFormat),
+		"RefuseVerb":       reflect.ValueOf(s.refuseVerb),
+		"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
+		"JSONDecode":       reflect.ValueOf(jsonDecode),
+		"RunCallback":      reflect.ValueOf(s.runCallback),
+		"Print":            reflect.ValueOf(s.printBuiltin),
+		"LogAt":            reflect.ValueOf(s.logAt),
+		"LogOutput":        reflect.ValueOf(s.logOutput),
+		"LogStdAt": reflect.ValueOf(func(pos string, kind int, msg string) {
+			s.logAt(log.Default(), pos, kind, msg)
+		}),
+		"LogStdOutput": reflect.ValueOf(func(pos string, calldepth int, msg string) error {
+			return s.logOutput(log.Default(), pos, calldepth, msg)
+		}),
+	}
+	for name, t := range tagSymbols() {
+		cellrt[name] = t
+	}
 	return interp.Exports{
-		runtimePath + "/cellrt": {
-			"Result":           reflect.ValueOf(s.result),
-			"ResultWith":       reflect.ValueOf(s.resultWith),
-			"Live":             reflect.ValueOf(s.live),
-			"Rendered":         reflect.ValueOf(rendered),
-			"Defer":            reflect.ValueOf(s.deferCall),
-			"GoPanic":          reflect.ValueOf(s.goPanic),
-			"Clear":            reflect.ValueOf(clearValue),
-			"PanicNil":         reflect.ValueOf(func() any { return new(runtime.PanicNilError) }),
-			"FreshCommandLine": reflect.ValueOf(freshCommandLine),
-			"NilInInterface":   reflect.ValueOf(s.nilInInterface),
-			"Recovered":        reflect.ValueOf(s.recovered),
-			"AssertionFailed":  reflect.ValueOf(assertionFailed),
-			"TypeName":         reflect.ValueOf(func(_ any, name string) string { return name }),
-			"GoSyntax":         reflect.ValueOf(goSyntax),
-			"Dynamic":          reflect.ValueOf(s.dynamicFormat),
-			"RefuseVerb":       reflect.ValueOf(s.refuseVerb),
-			"JSONUnmarshal":    reflect.ValueOf(jsonUnmarshal),
-			"JSONDecode":       reflect.ValueOf(jsonDecode),
-			"RunCallback":      reflect.ValueOf(s.runCallback),
-			"Print":            reflect.ValueOf(s.printBuiltin),
-			"LogAt":            reflect.ValueOf(s.logAt),
-			"LogOutput":        reflect.ValueOf(s.logOutput),
-			"LogStdAt": reflect.ValueOf(func(pos string, kind int, msg string) {
-				s.logAt(log.Default(), pos, kind, msg)
-			}),
-			"LogStdOutput": reflect.ValueOf(func(pos string, calldepth int, msg string) error {
-				return s.logOutput(log.Default(), pos, calldepth, msg)
-			}),
-		},
+		runtimePath + "/cellrt": cellrt,
 		"os/os": {
 			"Exit": reflect.ValueOf(s.exit),
 			"Args": reflect.ValueOf(&cellArgs).Elem(),

@@ -47,6 +47,8 @@ type Session struct {
 	funcs    map[string]*ast.FuncDecl // top-level functions
 	varTypes map[string]string        // global variable → name of its cell-declared type
 	typed    typeState                // the session's package, as the type check sees it
+	waiting  []waitingCell            // cells of declarations waiting for later ones (waiting.go)
+	tags     tagRegistry              // the tag types of the cells' named basic types (tagged.go)
 	imp      *importer                // the compiled packages' types, for the check
 	pkgNames map[string]string        // compiled packages: import path → package name
 
@@ -206,9 +208,12 @@ func (s *Session) Execute(ctx context.Context, code string, sink Sink) (result *
 }
 
 // prepare takes a cell through every pass before the interpreter: it changes nothing in the
-// session.
+// session. A cell that fails the type check comes back with its error (for waiting.go).
 func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
-	code = stripPackageClause(code)
+	var names sourceNames
+	code, names.whole = stripPackageClause(code)
+	stripped := code
+	code, names.directives = takeLineDirectives(code)
 	if err := s.requireDirectives(code); err != nil {
 		return nil, err
 	}
@@ -218,12 +223,16 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 	}
 	pieces = orderPieces(pieces)
 	s.staleLocalImports(pieces)
-	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces}
+	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces, sources: names}
 	if err := c.typecheck(); err != nil {
+		if w, ok := c.waitsFor(); ok {
+			w.code = stripped
+			return nil, &waitError{cell: w}
+		}
 		if gap := c.refuse(); gap != nil {
 			return nil, gap
 		}
-		return nil, err
+		return c, err
 	}
 	if err := c.refuse(); err != nil {
 		return nil, err

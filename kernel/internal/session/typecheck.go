@@ -109,7 +109,8 @@ func (c *cellCtx) checkPiece(k int, res *checkResult, cellVars map[string]*state
 	for attempt := 0; ; attempt++ {
 		errs, stateErrs := c.checkOnce(k, res, cellVars)
 		if len(errs) > 0 {
-			return typeErrors(c.genericHints(errs))
+			c.checkErrs = errs
+			return typeErrors(c.s.waitingHint(c.genericHints(errs)))
 		}
 		if len(stateErrs) == 0 || attempt > len(c.s.typed.decls) {
 			break

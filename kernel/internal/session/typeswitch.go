@@ -25,7 +25,9 @@ import (
 //		if v, ok := __ts1.(*NotFound); ok { _ = v; A } else if __ts1 == nil { v := __ts1; _ = v; B } else { v := __ts1; _ = v; C }
 //	}
 //
-// A switch whose cases break out of it is left alone (break would leave the enclosing loop).
+// A switch on an empty interface with a case of a cell's named number or string type is
+// written the same way, asking for the type's tag type (tagged.go). A switch whose cases break
+// out of it is left alone (break would leave the enclosing loop).
 
 // typeSwitchChain rewrites s when the check types its subject as a non-empty interface, or
 // returns nil.
@@ -35,7 +37,7 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 		return nil
 	}
 	it, ok := types.Unalias(c.typeOf(x)).Underlying().(*types.Interface)
-	if !ok || it.Empty() {
+	if !ok || it.Empty() && !c.switchesOnTagged(s) {
 		return nil
 	}
 	if switchBreaks(s) {
@@ -87,9 +89,20 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 			if bind != nil {
 				body = append([]ast.Stmt{blankUse(bind.Name)}, body...)
 			}
+			asked := clause.List[0]
+			if slot := c.s.tagOf(c.typeOf(asked)); slot != nil {
+				// Asked as its tag type, bound as itself: v := Celsius(__tb1) (tagged.go).
+				asked = runtimeFuncAt(slot.symbol, clause.Pos())
+				if bind != nil {
+					tagged := ast.NewIdent(fmt.Sprintf("__tb%d_%d", c.tmp, clause.Pos()))
+					body = append([]ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name)}, Tok: token.DEFINE, TokPos: clause.Pos(),
+						Rhs: []ast.Expr{&ast.CallExpr{Fun: clause.List[0], Args: []ast.Expr{ast.NewIdent(tagged.Name)}}}}}, body...)
+					name = tagged.Name
+				}
+			}
 			add(&ast.IfStmt{If: clause.Pos(),
 				Init: &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name), ok}, Tok: token.DEFINE, TokPos: clause.Pos(),
-					Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: clause.List[0]}}},
+					Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: asked}}},
 				Cond: ast.NewIdent(ok.Name),
 				Body: &ast.BlockStmt{Lbrace: clause.Colon, List: body, Rbrace: clause.End()}})
 			continue
@@ -105,7 +118,7 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 					Type: &ast.FuncType{Params: &ast.FieldList{}, Results: &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent("bool")}}}},
 					Body: &ast.BlockStmt{List: []ast.Stmt{
 						&ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_"), ast.NewIdent("ok")}, Tok: token.DEFINE,
-							Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: t}}},
+							Rhs: []ast.Expr{&ast.TypeAssertExpr{X: ast.NewIdent(subject.Name), Type: c.taggedOr(t)}}},
 						&ast.ReturnStmt{Results: []ast.Expr{ast.NewIdent("ok")}},
 					}}}}
 			}
@@ -135,6 +148,30 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 		list = append(list, chain)
 	}
 	return &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: s.End()}
+}
+
+// switchesOnTagged reports whether a case of s is a tagged type (tagged.go): a switch on an
+// empty interface is written as the chain too, asking for the tag type.
+func (c *cellCtx) switchesOnTagged(s *ast.TypeSwitchStmt) bool { return c.taggedCase(s) != "" }
+
+// taggedCase is the name of the first case of s that is a tagged type, "" when none is.
+func (c *cellCtx) taggedCase(s *ast.TypeSwitchStmt) string {
+	for _, cc := range s.Body.List {
+		for _, t := range cc.(*ast.CaseClause).List {
+			if tt := c.typeOf(t); c.s.tagOf(tt) != nil {
+				return types.TypeString(tt, cellQualifier)
+			}
+		}
+	}
+	return ""
+}
+
+// taggedOr is the type expression t, or its tag type's when it has one.
+func (c *cellCtx) taggedOr(t ast.Expr) ast.Expr {
+	if slot := c.s.tagOf(c.typeOf(t)); slot != nil {
+		return runtimeFuncAt(slot.symbol, t.Pos())
+	}
+	return t
 }
 
 // switchBreaks reports whether a clause of s breaks out of it: the chain would leave the
