@@ -193,7 +193,7 @@ func TestWindowsSpanTheSplit(t *testing.T) {
 }
 
 // A loader with Repeated rows draws that many random sequences repeated, last in the batch,
-// within the vocabulary, their period varying, and stays seeded.
+// within the vocabulary, their period and the position where the repeats start varying.
 func TestLoaderRepeatedRows(t *testing.T) {
 	tokens := make([]int32, 1000)
 	for i := range tokens {
@@ -204,12 +204,12 @@ func TestLoaderRepeatedRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Repeated, l.Vocab = 4, 7000
-	periods := map[int]bool{}
+	periods, starts := map[int]bool{}, map[int]bool{}
 	for range 5 {
 		x, y := l.Next()
 		for b := range x {
 			seq := append(append([]int(nil), x[b]...), y[b][len(y[b])-1]) // the 64 tokens
-			p := period(seq)
+			p, start := period(seq)
 			big := slices.ContainsFunc(x[b], func(id int) bool { return id >= 50 })
 			if b < 2 {
 				if big {
@@ -217,27 +217,29 @@ func TestLoaderRepeatedRows(t *testing.T) {
 				}
 				continue
 			}
-			if p < 64/8 || p > 64/2 || !big || slices.Max(seq) >= 7000 {
-				t.Errorf("row %d: period %d (want 8 … 32), ids %v", b, p, seq)
+			if p < 64/8 || p > 64/2 || start+2*p > 64 || !big || slices.Max(seq) >= 7000 {
+				t.Errorf("row %d: period %d from %d (want 8 … 32, two copies at least), ids %v", b, p, start, seq)
 			}
-			periods[p] = true
+			periods[p], starts[start] = true, true
 		}
 	}
-	if len(periods) < 3 {
-		t.Errorf("periods %v over 20 repeated rows: the distance back should vary", periods)
+	if len(periods) < 3 || len(starts) < 3 {
+		t.Errorf("periods %v, starts %v over 20 repeated rows: both should vary", periods, starts)
 	}
 }
 
-// period is the smallest p > 0 with seq[i] == seq[i-p] for every i ≥ p.
-func period(seq []int) int {
-	for p := 1; p < len(seq); p++ {
-		ok := true
-		for i := p; i < len(seq) && ok; i++ {
-			ok = seq[i] == seq[i-p]
+// period finds the repetition at the end of seq: the smallest p > 0 for which a tail of at
+// least 2p tokens has seq[i] == seq[i-p], and where that tail starts (the prefix before it
+// is random: a prefix token that happens to equal its partner p on counts as the tail's).
+func period(seq []int) (p, start int) {
+	for p := 1; 2*p <= len(seq); p++ {
+		start := len(seq)
+		for start > p && seq[start-1] == seq[start-1-p] {
+			start--
 		}
-		if ok {
-			return p
+		if start -= p; len(seq)-start >= 2*p {
+			return p, start
 		}
 	}
-	return len(seq)
+	return len(seq), 0
 }
