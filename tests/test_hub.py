@@ -122,7 +122,9 @@ async def student_session(hub, name, token):
     try:
         conn = hub.homes / name / ".jupyter-run" / f"kernel-{k.id}.json"  # deploy/start-singleuser
         key = json.loads(conn.read_text())["key"]
-        if name == STUDENTS[0]:  # another Unix user attacks the kernel while it runs a cell
+        # Another Unix user attacks the kernel while it runs a cell: the first student's in make
+        # test, every student's in make test-class-hostile.
+        if name == STUDENTS[0] or os.environ.get("GPTNOTES_HOSTILE_CLASS") == "all":
             running = asyncio.ensure_future(k.execute(
                 'import (\n\t"fmt"\n\t"time"\n)\ntime.Sleep(3 * time.Second)\nfmt.Println("slept")'))
             got, paths = await asyncio.to_thread(attack_as_nobody, conn)
