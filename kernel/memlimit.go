@@ -70,17 +70,29 @@ func (k *Kernel) SetMemoryLimit(n int64) {
 		debug.SetMemoryLimit(n)
 	}
 	k.mem = &memGuard{limit: n, log: k.log.Printf, report: func(parent *Header, e *MemoryLimitError) {
+		if gs, ok := k.engine.(GoroutineStopper); ok {
+			e.Stopped = gs.StopGoroutines()
+		}
 		k.publish(parent, MsgStream, streamContent{Name: "stderr", Text: e.idleText()})
 	}}
 	go k.mem.watch(k.done)
 }
 
-// A MemoryLimitError is why a cell was stopped: the kernel went past its limit.
+// A GoroutineStopper is an Engine that can stop, between cells, the goroutines earlier cells
+// left running (the interpreter session can); false when a cell runs meanwhile.
+type GoroutineStopper interface {
+	StopGoroutines() bool
+}
+
+// A MemoryLimitError is why a cell was stopped: the kernel went past its limit. Between cells,
+// it is what the guard reports of goroutines an earlier cell left running.
 type MemoryLimitError struct {
 	Limit  int64 // bytes, e.g. 2 << 30
 	Before int64 // what the kernel held when the cell started
 	At     int64 // what it held when the guard stopped the cell
 	After  int64 // what it holds once the cell has stopped and the garbage is collected
+
+	Stopped bool // between cells: the leftover goroutines were stopped (GoroutineStopper)
 }
 
 func (e *MemoryLimitError) Error() string { return "MemoryLimit: " + e.value() }
@@ -106,10 +118,14 @@ func (e *MemoryLimitError) cellError() *CellError {
 // idleText is what the notebook shows, under the last cell that ran, when the kernel went past
 // its limit between cells: only goroutines an earlier cell left running allocate then.
 func (e *MemoryLimitError) idleText() string {
+	what := "the kernel stopped the goroutines earlier cells left running, as an interrupt stops a cell's; " +
+		"what they stored in variables stays until you set those to nil"
+	if !e.Stopped {
+		what = "it is still running: restart the kernel to stop it"
+	}
 	return fmt.Sprintf("MemoryLimit: between cells the kernel grew to %s, past its memory limit of %s (%s), from %s "+
-		"when the last cell ended: a goroutine an earlier cell started (go func() {…}()) is still running and "+
-		"allocating. Restart the kernel to stop it (an interrupt stops only a running cell).\n",
-		mib(e.At), mib(e.Limit), MemoryLimitEnv, mib(e.Before))
+		"when the last cell ended: a goroutine an earlier cell started (go func() {…}()) went on allocating; %s.\n",
+		mib(e.At), mib(e.Limit), MemoryLimitEnv, mib(e.Before), what)
 }
 
 // mib formats a byte count for people: "512 MiB", "1.50 GiB".
