@@ -58,8 +58,10 @@ func MemoryLimitFromEnv() (int64, error) {
 // touched). When a running cell takes it past n, the cell is stopped as an interrupt stops it,
 // and fails with a MemoryLimit error that says the limit, what the kernel held before the cell
 // and what the cell added, and what the kernel still holds after the stop. The kernel and the
-// session's state stay. The Go runtime's own soft limit (debug.SetMemoryLimit) is set to n as
-// well, unless GOMEMLIMIT is set, so garbage is collected before it can count against the cell.
+// session's state stay. Between cells the guard watches too: past the limit, the goroutines
+// earlier cells left running are stopped (GoroutineStopper) and the last cell shows why. The Go
+// runtime's own soft limit (debug.SetMemoryLimit) is set to n as well, unless GOMEMLIMIT is set,
+// so garbage is collected before it can count against the cell.
 func (k *Kernel) SetMemoryLimit(n int64) {
 	k.stackLimit = stackLimitFor(n)
 	if n <= 0 {
