@@ -15,7 +15,10 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN make build DEPS=deps-build
+# The students' image holds the exercises only: the solutions (*-solutions.ipynb) reach a
+# teacher's server from the host (deploy/jupyterhub_config.py, mode docker), never this image.
+RUN make build DEPS=deps-build \
+ && mkdir /course && cp notebooks/*.ipynb /course/ && rm /course/*-solutions.ipynb
 
 FROM debian:bookworm-slim
 COPY Makefile /tmp/gptnotes.mk
@@ -27,7 +30,7 @@ RUN echo 'APT::Install-Recommends "false";' >/etc/apt/apt.conf.d/90gptnotes-no-r
  && apt-get purge -y -qq make && apt-get autoremove -y -qq \
  && rm -rf /var/lib/apt/lists/* /tmp/gptnotes.mk
 COPY --from=build /src/bin/gptnotes /usr/local/bin/gptnotes
-COPY notebooks/*.ipynb /opt/gptnotes/notebooks/
+COPY --from=build /course/ /opt/gptnotes/notebooks/
 COPY testdata/gopher.safetensors testdata/gopher.tok /opt/gptnotes/testdata/
 COPY deploy/start-singleuser /usr/local/bin/gptnotes-start-singleuser
 # The kernelspec system-wide (/usr/local/share/jupyter/kernels/gptnotes), so any user's server

@@ -18,15 +18,88 @@
 #   GPTNOTES_KERNEL_MEMORY each kernel's own memory limit (default 1536MiB: docs/class.md)
 #   GPTNOTES_KERNEL_THREADS each kernel's GOMAXPROCS, the cores its matrix code uses (default 1)
 #   GPTNOTES_COURSE        the notebooks copied into each student's home (default: this repository's)
-#   GPTNOTES_HUB_ADMINS    comma-separated admin users (local, docker)
+#   GPTNOTES_HUB_ADMINS    comma-separated admin users, the teachers (local, docker)
+#   GPTNOTES_HUB_ROSTER    docker: the students' and teachers' logins, one "name:pbkdf2-hash" a line
+#                          (`python3 deploy/jupyterhub_config.py hash NAME` prints one)
+#   GPTNOTES_HUB_TEACHERS  local: the Unix group that may read the solutions (default teachers)
 #   GPTNOTES_HUB_ADMIN_TOKEN  an API token with the rights to create users, start their servers
 #                          and make tokens for them (tests, the class benchmark, a teacher's scripts)
 #
-# Course material: each server starts with deploy/start-singleuser, which copies every notebook of
-# GPTNOTES_COURSE that the student's ~/gptnotes lacks and never overwrites one they have.
+# Course material: each server starts with deploy/start-singleuser, which copies every exercise
+# notebook of GPTNOTES_COURSE that the student's ~/gptnotes lacks and never overwrites one they
+# have. The solutions (*-solutions.ipynb) go to teachers (admins) only, and to students once a
+# teacher puts one in the course's released/ directory (docs/security.md).
+#
+# Kernels: every notebook server asks its kernels for ipc sockets in its private runtime
+# directory, not tcp on loopback, where any local user could connect (docs/security.md).
+import hashlib
+import hmac
 import os
 import pathlib
+import shutil
 import subprocess
+import sys
+
+if __name__ == "__main__":  # `python3 deploy/jupyterhub_config.py hash NAME`: a roster line
+    import getpass
+    import secrets
+    if sys.argv[1:2] != ["hash"] or len(sys.argv) != 3:
+        raise SystemExit("usage: jupyterhub_config.py hash NAME  (prints NAME:pbkdf2_sha256$...)")
+    salt = secrets.token_hex(16)
+    password = getpass.getpass(f"password for {sys.argv[2]}: ").encode()
+    digest = hashlib.pbkdf2_hmac("sha256", password, salt.encode(), 600_000).hex()
+    print(f"{sys.argv[2]}:pbkdf2_sha256$600000${salt}${digest}")
+    raise SystemExit(0)
+
+
+def check_password(line_hash, password):
+    """Whether password matches a roster hash "pbkdf2_sha256$ROUNDS$SALT$HEX" (constant time)."""
+    try:
+        scheme, rounds, salt, digest = line_hash.split("$")
+        rounds = int(rounds)
+    except ValueError:
+        return False
+    if scheme != "pbkdf2_sha256" or rounds < 100_000:
+        return False
+    got = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), rounds).hex()
+    return hmac.compare_digest(got, digest)
+
+
+def read_roster(path):
+    """The roster file's {name: hash}; blank lines and # comments skipped."""
+    roster = {}
+    for n, line in enumerate(pathlib.Path(path).read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, h = line.partition(":")
+        if not sep or not name or not h.startswith("pbkdf2_sha256$"):
+            raise SystemExit(f"{path}:{n}: want NAME:pbkdf2_sha256$ROUNDS$SALT$HEX")
+        roster[name] = h
+    return roster
+
+
+def roster_authenticator():
+    """An Authenticator that checks a login against GPTNOTES_HUB_ROSTER, read at each login so a
+    teacher adds a student without restarting the hub."""
+    from jupyterhub.auth import Authenticator
+
+    class RosterAuthenticator(Authenticator):
+        roster_path = os.environ.get("GPTNOTES_HUB_ROSTER", "/srv/jupyterhub/roster")
+
+        async def authenticate(self, handler, data):
+            name = self.normalize_username((data or {}).get("username", ""))
+            h = read_roster(self.roster_path).get(name)
+            if h is None:
+                check_password("pbkdf2_sha256$600000$x$", data.get("password", ""))  # same time
+                return None
+            return name if check_password(h, (data or {}).get("password", "")) else None
+
+        def check_allowed(self, username, authentication=None):
+            return username in read_roster(self.roster_path)
+
+    return RosterAuthenticator
+
 
 c = get_config()  # noqa: F821  (JupyterHub provides it)
 
@@ -57,7 +130,8 @@ if os.path.isdir("/usr/share/nodejs"):
 # idle kernels after 20 minutes): the hub's own culler is a separate package Debian lacks.
 c.Spawner.args = ["--NotebookApp.shutdown_no_activity_timeout=3600",
                   "--MappingKernelManager.cull_idle_timeout=1200",
-                  "--MappingKernelManager.cull_interval=120"]
+                  "--MappingKernelManager.cull_interval=120",
+                  "--KernelManager.transport=ipc"]
 c.Spawner.default_url = "/tree/gptnotes"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 60
@@ -77,6 +151,33 @@ if os.environ.get("GPTNOTES_HUB_ADMIN_TOKEN"):
         "services": ["gptnotes-admin"],
     }]
 
+
+def prepare_course(source, teachers_group=None):
+    """Split the course into STATE/course (the exercises, and released/ for solutions a teacher
+    releases: readable by all) and STATE/solutions (readable by the teachers' group, or by root
+    only); return both paths. Students' servers see only the first."""
+    course, solutions = STATE / "course", STATE / "solutions"
+    (course / "released").mkdir(parents=True, exist_ok=True)
+    solutions.mkdir(exist_ok=True)
+    os.chmod(solutions, 0o700)
+    for f in sorted(pathlib.Path(source).glob("*.ipynb")):
+        shutil.copyfile(f, (solutions if f.name.endswith("-solutions.ipynb") else course) / f.name)
+    if teachers_group:
+        try:
+            shutil.chown(solutions, group=teachers_group)
+            os.chmod(solutions, 0o750)
+        except (LookupError, PermissionError) as e:
+            print(f"gptnotes hub: solutions readable by root only ({e})", file=sys.stderr)
+    for f in solutions.iterdir():
+        os.chmod(f, 0o640)
+    return course, solutions
+
+
+def solutions_for_teachers(solutions):
+    """The environment value start-singleuser reads: the solutions for admins, nothing else."""
+    return lambda spawner: str(solutions) if spawner.user.admin else ""
+
+
 if MODE in ("test", "local"):
     # The kernel and its kernelspec come from this checkout; every server finds the spec on
     # JUPYTER_PATH and every kernel the shipped model through GPTNOTES_MODEL.
@@ -85,10 +186,13 @@ if MODE in ("test", "local"):
     subprocess.run([gptnotes, "install", "--prefix", str(share), "--name", "gptnotes"],
                    check=True, stdout=subprocess.DEVNULL)
     c.Spawner.cmd = [str(DEPLOY / "start-singleuser")]
+    course, solutions = prepare_course(os.environ.get("GPTNOTES_COURSE", str(ROOT / "notebooks")),
+                                       os.environ.get("GPTNOTES_HUB_TEACHERS", "teachers") if MODE == "local" else None)
     c.Spawner.environment.update({
         "JUPYTER_PATH": str(share / "share" / "jupyter"),
         "GPTNOTES_MODEL": str(ROOT / "testdata" / "gopher.safetensors"),
-        "GPTNOTES_COURSE": os.environ.get("GPTNOTES_COURSE", str(ROOT / "notebooks")),
+        "GPTNOTES_COURSE": str(course),
+        "GPTNOTES_SOLUTIONS": solutions_for_teachers(solutions),
     })
 
 if MODE == "test":
@@ -114,7 +218,12 @@ elif MODE == "local":
     c.Authenticator.admin_users = {u for u in os.environ.get("GPTNOTES_HUB_ADMINS", "").split(",") if u}
     c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
     c.LocalProcessSpawner.notebook_dir = "~"
-    c.Spawner.environment["GPTNOTES_COURSE"] = os.environ.get("GPTNOTES_COURSE", str(ROOT / "notebooks"))
+    # The checkout's own notebooks/ holds the solutions too: a student who can read it reads them.
+    for f in (ROOT / "notebooks").glob("*-solutions.ipynb"):
+        if f.stat().st_mode & 0o004:
+            print(f"gptnotes hub: {f} is readable by every user: chmod o-r the checkout's "
+                  "solutions (docs/security.md)", file=sys.stderr)
+            break
 
 elif MODE == "docker":
     # The hub runs in a container of its own (deploy/hub.Dockerfile) beside the students'.
@@ -131,12 +240,26 @@ elif MODE == "docker":
     c.DockerSpawner.cpu_limit = float(os.environ.get("GPTNOTES_CONTAINER_CPUS", "1"))
     c.JupyterHub.hub_ip = "0.0.0.0"  # inside the hub's container; compose publishes only the proxy
     c.JupyterHub.hub_connect_ip = os.environ.get("GPTNOTES_HUB_HOST", "hub")
-    # A shared password is enough to try the class out; a real one swaps in an OAuth login
-    # (oauthenticator) here.
-    c.JupyterHub.authenticator_class = "jupyterhub.auth.DummyAuthenticator"
-    password = os.environ.get("GPTNOTES_HUB_PASSWORD", "")
-    if len(password) < 12:
-        raise SystemExit("GPTNOTES_HUB=docker logs students in with one shared password: "
-                         "set GPTNOTES_HUB_PASSWORD (12 characters or more)")
-    c.DummyAuthenticator.password = password
-    c.Authenticator.admin_users = {u for u in os.environ.get("GPTNOTES_HUB_ADMINS", "").split(",") if u}
+    # Each student and teacher logs in with their own password, checked against a roster of
+    # PBKDF2 hashes (no extra service); the admins are the teachers named in GPTNOTES_HUB_ADMINS,
+    # and each must be on the roster.
+    c.JupyterHub.authenticator_class = roster_authenticator()
+    roster = read_roster(os.environ.get("GPTNOTES_HUB_ROSTER", "/srv/jupyterhub/roster"))
+    admins = {u for u in os.environ.get("GPTNOTES_HUB_ADMINS", "").split(",") if u}
+    if admins - roster.keys():
+        raise SystemExit(f"GPTNOTES_HUB_ADMINS names {sorted(admins - roster.keys())}, not on the roster")
+    c.Authenticator.admin_users = admins
+    # Limits a student's code cannot lift: processes (a fork bomb stops at 256), and the class
+    # network is internal (docker-compose.yml): no egress unless the teacher opens it.
+    c.DockerSpawner.extra_host_config = {"pids_limit": int(os.environ.get("GPTNOTES_CONTAINER_PIDS", "256")),
+                                         "cap_drop": ["ALL"], "security_opt": ["no-new-privileges"]}
+    # Solutions: the image holds the exercises only (Dockerfile); a teacher's container gets the
+    # solutions read-only from the host directory GPTNOTES_SOLUTIONS_HOST_DIR.
+    solutions_host = os.environ.get("GPTNOTES_SOLUTIONS_HOST_DIR", "")
+
+    def mount_solutions(spawner):
+        if spawner.user.admin and solutions_host:
+            spawner.volumes = {**spawner.volumes, solutions_host: {"bind": "/opt/gptnotes/solutions", "mode": "ro"}}
+            spawner.environment = {**spawner.environment, "GPTNOTES_SOLUTIONS": "/opt/gptnotes/solutions"}
+
+    c.Spawner.pre_spawn_hook = mount_solutions

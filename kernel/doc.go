@@ -11,7 +11,7 @@
 // that stops a runaway cell); stackguard.go (the stack limit that stops a runaway recursion
 // before Go's fatal stack overflow); gc.go (the collector's target over a long session); engine.go
 // (what the session provides); client.go (the client side of the same wire, with which
-// `gptnotes grade` drives a kernel); wirecap.go (the client's transports, which refuse a frame
+// `gptnotes grade` drives a kernel); wirecap.go (the transports the client and the kernel's own sockets use, which refuse a frame
 // larger than it can hold).
 //
 // Usage, as cmd/gptnotes runs it:

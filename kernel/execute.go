@@ -63,7 +63,7 @@ func (k *Kernel) execute(s *socket, req *Message) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	k.cancel = func() { cancel(nil) }
 	k.mu.Unlock()
-	memStopped := k.mem.begin(cancel)             // the memory limit's guard (memlimit.go) stops the cell past it
+	memStopped := k.mem.begin(parent, cancel)     // the memory limit's guard (memlimit.go) stops the cell past it
 	stackStop := watchStack(k.stackLimit, cancel) // and a runaway recursion (stackguard.go)
 	defer func() {
 		cancel(nil)

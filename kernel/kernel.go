@@ -92,7 +92,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 	}()
 	ports := []int{k.conn.ShellPort, k.conn.ControlPort, k.conn.StdinPort, k.conn.IOPubPort, k.conn.HBPort}
 	for i, s := range all {
-		if err := s.Listen(k.conn.endpoint(ports[i])); err != nil {
+		if err := s.Listen("capped+" + k.conn.endpoint(ports[i])); err != nil { // wirecap.go
 			return fmt.Errorf("kernel: bind %s on %s: %w", s.name, k.conn.endpoint(ports[i]), err)
 		}
 	}

@@ -58,8 +58,10 @@ func MemoryLimitFromEnv() (int64, error) {
 // touched). When a running cell takes it past n, the cell is stopped as an interrupt stops it,
 // and fails with a MemoryLimit error that says the limit, what the kernel held before the cell
 // and what the cell added, and what the kernel still holds after the stop. The kernel and the
-// session's state stay. The Go runtime's own soft limit (debug.SetMemoryLimit) is set to n as
-// well, unless GOMEMLIMIT is set, so garbage is collected before it can count against the cell.
+// session's state stay. Between cells the guard watches too: past the limit, the goroutines
+// earlier cells left running are stopped (GoroutineStopper) and the last cell shows why. The Go
+// runtime's own soft limit (debug.SetMemoryLimit) is set to n as well, unless GOMEMLIMIT is set,
+// so garbage is collected before it can count against the cell.
 func (k *Kernel) SetMemoryLimit(n int64) {
 	k.stackLimit = stackLimitFor(n)
 	if n <= 0 {
@@ -69,16 +71,30 @@ func (k *Kernel) SetMemoryLimit(n int64) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(n)
 	}
-	k.mem = &memGuard{limit: n, log: k.log.Printf}
+	k.mem = &memGuard{limit: n, log: k.log.Printf, report: func(parent *Header, e *MemoryLimitError) {
+		if gs, ok := k.engine.(GoroutineStopper); ok {
+			e.Stopped = gs.StopGoroutines()
+		}
+		k.publish(parent, MsgStream, streamContent{Name: "stderr", Text: e.idleText()})
+	}}
 	go k.mem.watch(k.done)
 }
 
-// A MemoryLimitError is why a cell was stopped: the kernel went past its limit.
+// A GoroutineStopper is an Engine that can stop, between cells, the goroutines earlier cells
+// left running (the interpreter session can); false when a cell runs meanwhile.
+type GoroutineStopper interface {
+	StopGoroutines() bool
+}
+
+// A MemoryLimitError is why a cell was stopped: the kernel went past its limit. Between cells,
+// it is what the guard reports of goroutines an earlier cell left running.
 type MemoryLimitError struct {
 	Limit  int64 // bytes, e.g. 2 << 30
 	Before int64 // what the kernel held when the cell started
 	At     int64 // what it held when the guard stopped the cell
 	After  int64 // what it holds once the cell has stopped and the garbage is collected
+
+	Stopped bool // between cells: the leftover goroutines were stopped (GoroutineStopper)
 }
 
 func (e *MemoryLimitError) Error() string { return "MemoryLimit: " + e.value() }
@@ -101,6 +117,19 @@ func (e *MemoryLimitError) cellError() *CellError {
 	return &CellError{Name: "MemoryLimit", Value: v, Traceback: []string{"MemoryLimit: " + v, after}}
 }
 
+// idleText is what the notebook shows, under the last cell that ran, when the kernel went past
+// its limit between cells: only goroutines an earlier cell left running allocate then.
+func (e *MemoryLimitError) idleText() string {
+	what := "the kernel stopped the goroutines earlier cells left running, as an interrupt stops a cell's; " +
+		"what they stored in variables stays until you set those to nil"
+	if !e.Stopped {
+		what = "it is still running: restart the kernel to stop it"
+	}
+	return fmt.Sprintf("MemoryLimit: between cells the kernel grew to %s, past its memory limit of %s (%s), from %s "+
+		"when the last cell ended: a goroutine an earlier cell started (go func() {…}()) went on allocating; %s.\n",
+		mib(e.At), mib(e.Limit), MemoryLimitEnv, mib(e.Before), what)
+}
+
 // mib formats a byte count for people: "512 MiB", "1.50 GiB".
 func mib(n int64) string {
 	if n >= 1<<30 {
@@ -114,8 +143,19 @@ type memGuard struct {
 	limit int64
 	log   func(format string, args ...any)
 
+	// report tells the notebook (under the last cell) that the kernel went past its limit
+	// between cells; once, until the memory is back under the threshold.
+	report func(parent *Header, e *MemoryLimitError)
+
 	mu   sync.Mutex
 	cell *guardedCell // the running cell, nil between cells
+
+	// Between cells: what the kernel held when the last cell ended, that cell's request, and
+	// whether an overrun since then has been reported.
+	idleBase   int64
+	lastParent *Header
+	reported   bool
+	checked    time.Time // when a full collection last found the idle kernel under its threshold
 }
 
 type guardedCell struct {
@@ -125,9 +165,10 @@ type guardedCell struct {
 	checked time.Time // when a full collection last found the kernel under its threshold
 }
 
-// begin watches a cell that cancel stops; end, called when the cell has returned, reports
-// whether the guard stopped it (nil when not).
-func (g *memGuard) begin(cancel context.CancelCauseFunc) (end func() *MemoryLimitError) {
+// begin watches the cell of request parent, that cancel stops; end, called when the cell has
+// returned, reports whether the guard stopped it (nil when not), and starts the watch between
+// cells.
+func (g *memGuard) begin(parent *Header, cancel context.CancelCauseFunc) (end func() *MemoryLimitError) {
 	if g == nil {
 		return func() *MemoryLimitError { return nil }
 	}
@@ -136,14 +177,17 @@ func (g *memGuard) begin(cancel context.CancelCauseFunc) (end func() *MemoryLimi
 	g.cell = c
 	g.mu.Unlock()
 	return func() *MemoryLimitError {
+		if c.stopped != nil {
+			debug.FreeOSMemory() // collect what the stopped cell left, and give it back to the system
+		}
+		base := memoryInUse()
 		g.mu.Lock()
-		g.cell = nil
+		g.cell, g.idleBase, g.lastParent, g.reported = nil, base, parent, false
 		g.mu.Unlock()
 		if c.stopped == nil {
 			return nil
 		}
-		debug.FreeOSMemory() // collect what the stopped cell left, and give it back to the system
-		c.stopped.After = memoryInUse()
+		c.stopped.After = base
 		g.log("memory limit: stopped a cell at %s (limit %s); %s after the stop",
 			mib(c.stopped.At), mib(g.limit), mib(c.stopped.After))
 		return c.stopped
@@ -179,7 +223,11 @@ func (g *memGuard) check() {
 	g.mu.Lock()
 	c := g.cell
 	g.mu.Unlock()
-	if c == nil || c.stopped != nil {
+	if c == nil {
+		g.checkIdle()
+		return
+	}
+	if c.stopped != nil {
 		return
 	}
 	threshold := max(g.limit, c.before+memSlack)
@@ -201,6 +249,48 @@ func (g *memGuard) check() {
 	}
 	c.stopped = &MemoryLimitError{Limit: g.limit, Before: c.before, At: used}
 	c.cancel(c.stopped)
+}
+
+// checkIdle reports, once, a kernel past its threshold between cells: the limit, or memSlack more
+// than it held when the last cell ended if that was over the limit already. No cell runs then,
+// so what grows is a goroutine an earlier cell left running; the report names the figures as a
+// stopped cell's error does. A full collection (at most twice a second) rules out garbage first.
+func (g *memGuard) checkIdle() {
+	g.mu.Lock()
+	base, parent, reported, checked := g.idleBase, g.lastParent, g.reported, g.checked
+	g.mu.Unlock()
+	threshold := max(g.limit, base+memSlack)
+	used := memoryInUse()
+	if used <= threshold || reported {
+		if used <= threshold && reported {
+			g.mu.Lock()
+			g.reported = false
+			g.mu.Unlock()
+		}
+		return
+	}
+	if time.Since(checked) > 500*time.Millisecond {
+		debug.FreeOSMemory()
+		if used = memoryInUse(); used <= threshold {
+			g.mu.Lock()
+			g.checked = time.Now()
+			g.mu.Unlock()
+			return
+		}
+	}
+	g.mu.Lock()
+	if g.cell != nil || g.lastParent != parent { // a cell began meanwhile: its own watch counts
+		g.mu.Unlock()
+		return
+	}
+	g.reported = true
+	g.mu.Unlock()
+	e := &MemoryLimitError{Limit: g.limit, Before: base, At: used}
+	g.log("memory limit: between cells the kernel holds %s (limit %s; %s when the last cell ended)",
+		mib(used), mib(g.limit), mib(base))
+	if g.report != nil {
+		g.report(parent, e)
+	}
 }
 
 // memoryInUse is what the process holds: the larger of its resident set (which counts C

@@ -56,7 +56,7 @@ func TestMemGuardStopsAnAllocatingCell(t *testing.T) {
 	go g.watch(done)
 
 	ctx, cancel := context.WithCancelCause(context.Background())
-	end := g.begin(cancel)
+	end := g.begin(nil, cancel)
 	var hog [][]byte
 	deadline := time.Now().Add(30 * time.Second)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
@@ -79,9 +79,73 @@ func TestMemGuardStopsAnAllocatingCell(t *testing.T) {
 	}
 	// The next cell starts under the limit and is left alone.
 	ctx2, cancel2 := context.WithCancelCause(context.Background())
-	end2 := g.begin(cancel2)
+	end2 := g.begin(nil, cancel2)
 	time.Sleep(3 * memEvery)
 	if end2() != nil || ctx2.Err() != nil {
 		t.Errorf("a quiet cell after the stop was stopped")
+	}
+}
+
+// TestMemGuardReportsGrowthBetweenCells: a goroutine a cell left running allocates after the
+// cell ended; the guard reports it once, under that cell, with the figures, and not while the
+// kernel stays under its threshold.
+func TestMemGuardReportsGrowthBetweenCells(t *testing.T) {
+	limit := memoryInUse() + 150<<20
+	reports := make(chan *MemoryLimitError, 4)
+	var parents []*Header
+	g := &memGuard{limit: limit, log: t.Logf, report: func(p *Header, e *MemoryLimitError) {
+		parents = append(parents, p)
+		reports <- e
+	}}
+	done := make(chan struct{})
+	defer close(done)
+	go g.watch(done)
+
+	cell := &Header{MsgID: "cell-1"}
+	_, cancel := context.WithCancelCause(context.Background())
+	g.begin(cell, cancel)() // the cell ends at once; its goroutine goes on below
+	time.Sleep(3 * memEvery)
+	select {
+	case e := <-reports:
+		t.Fatalf("reported %s before anything grew", e.idleText())
+	default:
+	}
+
+	stop := make(chan struct{})
+	grown := make(chan int64)
+	go func() { // the leftover goroutine
+		var hog [][]byte
+		for {
+			select {
+			case <-stop:
+				grown <- int64(len(hog)) << 20
+				return
+			default:
+				hog = append(hog, bytes.Repeat([]byte{1}, 1<<20))
+				if len(hog) > 1200 { // 1.2 GiB: past any limit here; wait to be noticed
+					time.Sleep(memEvery)
+					hog = hog[:1200]
+				}
+			}
+		}
+	}()
+	var e *MemoryLimitError
+	select {
+	case e = <-reports:
+	case <-time.After(30 * time.Second):
+		close(stop)
+		t.Fatalf("a goroutine grew to %s between cells (limit %s): no report", mib(<-grown), mib(limit))
+	}
+	close(stop)
+	<-grown
+	if e.At <= limit || e.Limit != limit || parents[0] != cell {
+		t.Errorf("report %+v under %v, want past %s under the last cell", e, parents[0], mib(limit))
+	}
+	if txt := e.idleText(); !strings.Contains(txt, "between cells") || !strings.Contains(txt, MemoryLimitEnv) {
+		t.Errorf("report text %q", txt)
+	}
+	time.Sleep(3 * memEvery)
+	if len(reports) != 0 {
+		t.Errorf("reported %d more times, want once", len(reports))
 	}
 }

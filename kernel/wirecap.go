@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net"
+	"os"
+	"time"
 
 	"github.com/go-zeromq/zmq4"
 	"github.com/go-zeromq/zmq4/transport"
 )
 
-// MaxFrame is the largest ZeroMQ frame the Client reads: 64 MiB, more than any message a
+// MaxFrame is the largest ZeroMQ frame the Client or the kernel reads: 64 MiB, more than any message a
 // kernel sends (a figure is a few MB), far less than what a frame's header may claim.
 //
 // zmq4 makes a frame's body as large as its header says before it reads it, so nine bytes
@@ -19,7 +21,16 @@ import (
 // "capped+tcp", whose connections read ZMTP 3's framing as it passes (a 64-byte greeting, then
 // frames: a flags byte, the size in 1 byte or, with the long flag, 8, then the body) and end
 // the connection at a frame larger than MaxFrame, before zmq4 sees its header.
+//
+// The kernel binds its own sockets through the same transports (Listen below): a peer that
+// sends such a frame loses its connection, and the kernel goes on.
 const MaxFrame = 64 << 20
+
+// handshakeTimeout is how long a peer that connects to one of the kernel's sockets has to send
+// its greeting and first frame. zmq4 runs each connection's handshake inside its accept loop,
+// so a peer that connects and stays silent would keep every later peer (a reconnecting browser)
+// waiting: past this time its connection is closed and the next one is accepted.
+const handshakeTimeout = 3 * time.Second
 
 const (
 	zmtpGreeting = 64   // bytes of ZMTP 3's greeting
@@ -45,6 +56,35 @@ func (t cappedTransport) Dial(ctx context.Context, d transport.Dialer, addr stri
 	return &cappedConn{Conn: c, max: MaxFrame, greeting: zmtpGreeting}, nil
 }
 
+// Listen binds addr, and hands zmq4 connections that refuse large frames and must finish their
+// handshake within handshakeTimeout. A unix socket is made readable and writable by its owner
+// only (0600): on Linux, connecting to it needs write permission.
+func (t cappedTransport) Listen(ctx context.Context, addr string) (net.Listener, error) {
+	l, err := t.Transport.Listen(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	if ul, ok := l.(*net.UnixListener); ok {
+		if err := os.Chmod(ul.Addr().String(), 0o600); err != nil {
+			l.Close()
+			return nil, fmt.Errorf("kernel: make %s private: %w", addr, err)
+		}
+	}
+	return cappedListener{l}, nil
+}
+
+// cappedListener accepts connections as cappedConns with a deadline for their handshake.
+type cappedListener struct{ net.Listener }
+
+func (l cappedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	c.SetDeadline(time.Now().Add(handshakeTimeout))
+	return &cappedConn{Conn: c, max: MaxFrame, greeting: zmtpGreeting, handshake: true}, nil
+}
+
 // cappedConn passes a ZMTP stream through, keeping count of where each frame's header is.
 type cappedConn struct {
 	net.Conn
@@ -53,6 +93,8 @@ type cappedConn struct {
 	header   []byte // the frame header read so far
 	body     uint64 // bytes of the current frame's body still to come
 	err      error  // the frame refused, for every later Read
+
+	handshake bool // a deadline is set until the greeting and the first frame have been read
 }
 
 func (c *cappedConn) Read(p []byte) (int, error) {
@@ -60,16 +102,22 @@ func (c *cappedConn) Read(p []byte) (int, error) {
 		return 0, c.err
 	}
 	n, err := c.Conn.Read(p)
-	if ferr := c.scan(p[:n]); ferr != nil {
+	frames, ferr := c.scan(p[:n])
+	if ferr != nil {
 		c.err = ferr
 		c.Conn.Close()
 		return 0, ferr
 	}
+	if c.handshake && frames > 0 { // the peer's READY command: the handshake is through
+		c.handshake = false
+		c.Conn.SetDeadline(time.Time{})
+	}
 	return n, err
 }
 
-// scan follows the stream over b, and refuses a frame header whose size is past c.max.
-func (c *cappedConn) scan(b []byte) error {
+// scan follows the stream over b, counting the frames it completes, and refuses a frame header
+// whose size is past c.max.
+func (c *cappedConn) scan(b []byte) (frames int, err error) {
 	for len(b) > 0 {
 		switch {
 		case c.greeting > 0:
@@ -80,6 +128,9 @@ func (c *cappedConn) scan(b []byte) error {
 			k := min(c.body, uint64(len(b)))
 			c.body -= k
 			b = b[k:]
+			if c.body == 0 {
+				frames++
+			}
 		default:
 			c.header = append(c.header, b[0])
 			b = b[1:]
@@ -96,10 +147,13 @@ func (c *cappedConn) scan(b []byte) error {
 			}
 			c.header = c.header[:0]
 			if size > c.max {
-				return fmt.Errorf("kernel: client: the peer sent a frame of %d bytes, past the limit of %d (MaxFrame): connection closed", size, c.max)
+				return frames, fmt.Errorf("kernel: wire: the peer sent a frame of %d bytes, past the limit of %d (MaxFrame): connection closed", size, c.max)
 			}
 			c.body = size
+			if size == 0 {
+				frames++
+			}
 		}
 	}
-	return nil
+	return frames, nil
 }

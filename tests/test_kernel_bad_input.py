@@ -159,3 +159,24 @@ def test_ten_megabytes_printed(k):
     got = sum(len(o["content"]["text"]) for o in outs if o["msg_type"] == "stream")
     assert got == 10 * 1024 * 1024
     intact(k)
+
+
+def test_raw_bytes_on_every_port_cost_only_that_connection(k):
+    """Issue 48, on the real kernel over tcp: a ZMTP greeting and a frame header claiming 2^62
+    bytes (73 bytes), garbage, and a connection that says nothing, on each of the five ports;
+    the kernel answers a new client afterwards and the session's variable survived."""
+    import socket
+    info = k.km.get_connection_info()
+    greeting = b"\xff" + bytes(8) + b"\x7f\x03\x00NULL" + bytes(48)
+    attacks = [greeting + b"\x02\x40" + bytes(7), b"\x00" * 3 + b"garbage" * 10, b""]
+    held = []
+    for port in ("shell_port", "control_port", "stdin_port", "iopub_port", "hb_port"):
+        for data in attacks:
+            s = socket.create_connection((info["ip"], info[port]), timeout=5)
+            if data:
+                s.sendall(data)
+            held.append(s)
+    time.sleep(1)
+    for s in held:
+        s.close()
+    intact(k)

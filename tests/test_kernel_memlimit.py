@@ -69,3 +69,48 @@ def test_memory_kept_in_a_variable_is_named_and_can_be_freed(k):
 def test_a_bad_limit_is_refused_at_start():
     with pytest.raises(Exception):
         Kernel(env=dict(os.environ, GPTNOTES_MEMORY_LIMIT="lots")).shutdown()
+
+
+LEFTOVER = """
+var leftover [][]byte
+go func() {
+	for {
+		leftover = append(leftover, make([]byte, 1<<20))
+		if len(leftover) > 1200 {
+			leftover = leftover[:1200]
+		}
+	}
+}()
+"""
+
+
+def test_a_goroutine_past_the_limit_between_cells_is_reported(k):
+    """Issue 48: the guard watches between cells too; a goroutine that outlives its cell and
+    grows past the limit is stopped and reported under that cell, with the figures; the session
+    goes on, and freeing the variable brings the kernel back under its limit."""
+    parent = k.kc.execute(LEFTOVER)
+    reply = k.shell_reply(parent, 60)["content"]
+    assert reply["status"] == "ok", reply
+    deadline = time.monotonic() + 30
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            m = k.kc.get_iopub_msg(timeout=1)
+        except Exception:  # queue.Empty
+            continue
+        if m["msg_type"] == "stream" and "between cells" in m["content"]["text"]:
+            seen.append(m)
+            break
+    assert seen, "no report of the goroutine's growth within 30 s"
+    text = seen[0]["content"]["text"]
+    assert seen[0]["parent_header"].get("msg_id") == parent, seen[0]["parent_header"]
+    assert seen[0]["content"]["name"] == "stderr" and "300 MiB" in text and "GPTNOTES_MEMORY_LIMIT" in text, text
+    assert "the kernel stopped the goroutines" in text, text
+    # Stopped: the slice no longer grows (1200 MiB would be its cap), and the session goes on.
+    time.sleep(1)
+    first = k.stdout("fmt.Println(len(leftover))")
+    time.sleep(1)
+    assert k.stdout("fmt.Println(len(leftover))") == first, "the goroutine still runs"
+    assert int(first) < 1200, first
+    assert k.stdout("leftover = nil\nfmt.Println(answer)") == "41\n"
+    assert k.alive()

@@ -29,7 +29,8 @@ def test_copies_what_is_absent_and_keeps_the_students_work(tmp_path):
     mine.write_text("my answers")
     out = run(tmp_path, {"JUPYTERHUB_API_TOKEN": "t"})
     assert out == "jupyterhub-singleuser --port=1234\n"
-    course = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    course = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")
+                    if not p.name.endswith("-solutions.ipynb"))
     assert sorted(os.listdir(mine.parent)) == course
     assert mine.read_text() == "my answers"
 
@@ -50,3 +51,27 @@ def test_an_update_brings_new_notebooks_and_leaves_changed_ones(tmp_path):
 def test_alone_it_starts_gptnotes_notebook_on_the_course(tmp_path):
     out = run(tmp_path, {})
     assert out == f"gptnotes notebook --notebook-dir={tmp_path}/home/gptnotes --port=1234\n"
+
+
+def test_solutions_go_to_teachers_and_to_students_once_released(tmp_path):
+    course = tmp_path / "course"
+    (course / "released").mkdir(parents=True)
+    (course / "a.ipynb").write_text("a")
+    (course / "a-solutions.ipynb").write_text("a solved")  # in the course directory by mistake
+    (course / "b-solutions.ipynb").write_text("b solved")
+    teachers = tmp_path / "solutions"
+    teachers.mkdir()
+    (teachers / "a-solutions.ipynb").write_text("a solved")
+    (teachers / "b-solutions.ipynb").write_text("b solved")
+    env = {"JUPYTERHUB_API_TOKEN": "t", "GPTNOTES_COURSE": str(course)}
+    student = tmp_path / "home" / "gptnotes"
+    run(tmp_path, env)
+    assert sorted(os.listdir(student)) == ["a.ipynb"]
+    (course / "released" / "a-solutions.ipynb").write_text("a solved")  # the teacher releases one
+    run(tmp_path, env)
+    assert sorted(os.listdir(student)) == ["a-solutions.ipynb", "a.ipynb"]
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    run(teacher, {**env, "GPTNOTES_SOLUTIONS": str(teachers)})
+    assert sorted(os.listdir(teacher / "home" / "gptnotes")) == [
+        "a-solutions.ipynb", "a.ipynb", "b-solutions.ipynb"]

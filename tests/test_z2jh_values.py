@@ -72,3 +72,16 @@ def test_values_use_what_the_image_provides():
     assert f"--uid {su['uid']} --gid {su['fsGid']}" in dockerfile
     assert su["storage"]["homeMountPath"] == "/home/student"
     assert su["defaultUrl"] == "/tree/gptnotes"  # where start-singleuser puts the course
+
+
+def test_students_pods_have_no_egress_and_one_login_each():
+    """Issue 48: the Kubernetes class as the Docker one, configured only (no cluster here)."""
+    values = yaml.safe_load((Z2JH / "values.yaml").read_text())
+    policy = values["singleuser"]["networkPolicy"]
+    assert policy["enabled"] is True
+    rules = policy["egressAllowRules"]
+    assert not any(rules[k] for k in ("cloudMetadataServer", "dnsPortsPrivateIPs", "nonPrivateIPs", "privateIPs"))
+    assert values["singleuser"]["allowPrivilegeEscalation"] is False
+    config = values["hub"]["config"]
+    assert config["JupyterHub"]["authenticator_class"] not in ("dummy", "null", "jupyterhub.auth.DummyAuthenticator")
+    assert config["Authenticator"]["admin_users"] == ["teacher"]

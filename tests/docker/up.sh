@@ -12,7 +12,7 @@ PROJECT=${GPTNOTES_DOCKER_PROJECT:-gptnotes-dockertest}
 URL=http://127.0.0.1:8888
 export DOCKER=${DOCKER:-docker}
 # As a new user runs it: none of the class profile's variables set.
-unset GPTNOTES_HUB_PASSWORD GPTNOTES_HUB_ADMINS
+unset GPTNOTES_HUB_ADMINS
 work=$(mktemp -d)
 dockerd_pid=""
 notebooks_owner=""

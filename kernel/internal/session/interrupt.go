@@ -178,3 +178,32 @@ func (s *Session) live(cell int) {
 		park()
 	}
 }
+
+// StopGoroutines stops, between cells, the goroutines earlier cells left running, as an
+// interrupt stops a cell's: the run id moves on, so each ends at its next step (one inside a
+// call of compiled code ends when the call returns), and the next cell or callback puts the id
+// back (revive) so that earlier cells' functions run again. It reports false, doing nothing,
+// while a cell or callback runs: that run has its own guards. The kernel's memory guard calls it
+// when a leftover goroutine takes the kernel past its limit (kernel/memlimit.go).
+func (s *Session) StopGoroutines() bool {
+	if !s.mu.TryLock() {
+		return false
+	}
+	defer s.mu.Unlock()
+	if s.stopped != nil { // already stopped since the last run: nothing of it runs
+		return true
+	}
+	y := s.yaegi
+	ended := make(chan struct{})
+	close(ended) // no run of a cell to wait for
+	s.stopped = &stoppedRun{id: atomic.LoadUint64(y.id), at: time.Now(), ended: ended, cell: s.cells}
+	atomic.AddUint64(y.id, 1)
+	y.mu.Lock()
+	select {
+	case <-*y.done: // closed by an earlier stop
+	default:
+		close(*y.done)
+	}
+	y.mu.Unlock()
+	return true
+}

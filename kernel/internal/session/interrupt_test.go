@@ -71,6 +71,35 @@ func TestInterruptStopsTheCellsGoroutines(t *testing.T) {
 	}
 }
 
+// StopGoroutines, between cells, stops the goroutine a finished cell left running, and the
+// earlier cells' functions still run afterwards (issue 48: the memory guard calls it).
+func TestStopGoroutinesBetweenCells(t *testing.T) {
+	s := newSession(t)
+	setup := "import (\"sync/atomic\"; \"time\")\nvar ticks atomic.Int64\ndouble := func(x int) int { return 2 * x }\n" +
+		"go func() {\n\tfor {\n\t\tticks.Add(1)\n\t\ttime.Sleep(5 * time.Millisecond)\n\t}\n}()"
+	if _, _, err := exec(t, s, setup); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	_, before, _ := exec(t, s, "ticks.Load()")
+	if before == "0" {
+		t.Fatalf("the goroutine did not run: ticks %s", before)
+	}
+	if !s.StopGoroutines() {
+		t.Fatal("StopGoroutines between cells: false")
+	}
+	time.Sleep(reviveWait)
+	_, first, _ := exec(t, s, "ticks.Load()")
+	time.Sleep(200 * time.Millisecond)
+	_, second, err := exec(t, s, "ticks.Load()")
+	if err != nil || first != second {
+		t.Errorf("the leftover goroutine went on after StopGoroutines: ticks %s, then %s (%v)", first, second, err)
+	}
+	if _, r, err := exec(t, s, "double(21)"); err != nil || r != "42" {
+		t.Errorf("an earlier cell's function after the stop: %q, %v", r, err)
+	}
+}
+
 // A cell interrupted inside a long compiled call cannot be stopped: the next cell's stderr
 // says so, and the session still works.
 func TestInterruptInsideCompiledCodeIsReported(t *testing.T) {
