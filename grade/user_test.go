@@ -46,3 +46,54 @@ func TestCanRead(t *testing.T) {
 		t.Errorf("the owner cannot read its own file: %v", owner.CanRead(model))
 	}
 }
+
+// TestStage: files another user cannot reach only because of a folder on the way are staged
+// where it can, a model's tokenizer beside it; files it reaches keep their paths; a file its
+// own mode closes stays an error.
+func TestStage(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	os.Chmod(filepath.Dir(dir), 0o755)
+	course, open := filepath.Join(dir, "course"), filepath.Join(dir, "open")
+	for _, d := range []string{course, open} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model, tok, kernel := filepath.Join(course, "gopher.safetensors"), filepath.Join(course, "gopher.tok"), filepath.Join(open, "gptnotes")
+	for _, f := range []string{model, tok, kernel} {
+		if err := os.WriteFile(f, []byte("contents of "+filepath.Base(f)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(course, 0o700)
+	other := &User{Name: "other", UID: os.Getuid() + 1, GID: os.Getgid() + 1}
+	paths, staged, err := Stage(other, []string{kernel, model, tok})
+	if staged != "" {
+		defer os.RemoveAll(staged)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if paths[0] != kernel {
+		t.Errorf("a file the user reaches was staged: %s", paths[0])
+	}
+	if filepath.Dir(paths[1]) != filepath.Dir(paths[2]) || filepath.Dir(paths[1]) == course {
+		t.Errorf("model and tokenizer staged at %s and %s, want one new folder", paths[1], paths[2])
+	}
+	for i, p := range paths {
+		if err := other.CanRead(p); err != nil {
+			t.Errorf("staged %s: %v", p, err)
+		}
+		got, _ := os.ReadFile(p)
+		if want := "contents of " + filepath.Base([]string{kernel, model, tok}[i]); string(got) != want {
+			t.Errorf("%s holds %q, want %q", p, got, want)
+		}
+	}
+	os.Chmod(model, 0o600)
+	if _, staged2, err := Stage(other, []string{model}); err == nil || !strings.Contains(err.Error(), "its mode") {
+		t.Errorf("a file closed by its own mode: %v, want an error naming its mode", err)
+	} else if staged2 != "" {
+		os.RemoveAll(staged2)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/grade"
 	"github.com/gptnotes/gptnotes/kernel"
 )
@@ -71,6 +72,15 @@ func runGrade(args []string) error {
 		return err
 	}
 	opts.KernelReads = append([]string{exe}, modelFiles()...)
+	if opts.User != nil {
+		staged, err := stageKernelReads(&opts)
+		if err != nil {
+			return err
+		}
+		if staged != "" {
+			defer os.RemoveAll(staged)
+		}
+	}
 	if err := grade.ConfineAvailable(); err != nil {
 		fmt.Fprintf(os.Stderr, "gptnotes grade: warning: %v: each submission can read and write any file this user can\n", err)
 	} else {
@@ -107,4 +117,37 @@ func kernelUser(name string) (*grade.User, error) {
 		return nil, nil
 	}
 	return u, nil
+}
+
+// stageKernelReads puts the kernel's program and models where opts.User can read them when
+// only a folder on the way keeps it out (grade.Stage), and points the kernels there: their
+// command, and GPTNOTES_MODEL and GPT2_WEIGHTS, which the grader passes on to them. It returns
+// the staging folder ("" for none).
+func stageKernelReads(opts *grade.Options) (string, error) {
+	paths, dir, err := grade.Stage(opts.User, opts.KernelReads)
+	if err != nil {
+		return dir, err
+	}
+	moved := map[string]string{}
+	for i, p := range opts.KernelReads {
+		if paths[i] != p {
+			moved[p] = paths[i]
+		}
+	}
+	if len(moved) == 0 {
+		return dir, nil
+	}
+	if to, ok := moved[opts.Kernel[0]]; ok {
+		opts.Kernel[0] = to
+	}
+	for env, find := range map[string]func() (string, error){"GPTNOTES_MODEL": gpt.ShippedModelPath, "GPT2_WEIGHTS": gpt.Find} {
+		if p, err := find(); err == nil {
+			if to, ok := moved[p]; ok {
+				os.Setenv(env, to)
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "gptnotes grade: %s cannot reach %d of the files a kernel reads where they are; linked or copied to %s\n", opts.User.Name, len(moved), dir)
+	opts.KernelReads = paths
+	return dir, nil
 }
