@@ -36,6 +36,10 @@ try {
     // Cell → Run All, through the menu.
     await page.click('#celllink');
     await page.click('#run_all_cells a');
+    // Run All marks every queued cell [*] at once; wait for that first (on a loaded machine the
+    // page can take a while to), or the check below passes before anything ran.
+    await page.waitForFunction(() => [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*')),
+      null, { timeout: 30000, polling: 100 }).catch(() => {});
     // Done when no prompt shows [*] and the kernel is idle again.
     await page.waitForFunction(() => {
       const busy = [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*'));
