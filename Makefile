@@ -224,6 +224,16 @@ bench-speed: build
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...
 
+# lesson-model retrains testdata/induction.safetensors, the two-layer attention-only model
+# notebook 3c runs on, and prints its induction gate (docs/model-card.md, "The lesson model":
+# about 30 minutes here at load 2-17).
+.PHONY: lesson-model
+lesson-model: build
+	$(BIN) train --tokenizer testdata/gopher.tok --attn-only --layers 2 --heads 4 --width 64 \
+	  --block 64 --batch 16 --steps 20000 --lr 2e-3 --min-lr 2e-3 --warmup 200 --repeated 0.5 \
+	  --eval-every 500 --eval-batches 4 --checkpoint-every 500 --out testdata/induction.safetensors
+	$(BIN) evalmodel --samples 0 --head-windows 0 --gate-n 15 testdata/induction.safetensors
+
 reproduce: build
 	$(BIN) reproduce --out reproduce-out
 
