@@ -542,15 +542,13 @@ LESSON = ROOT / "testdata" / "induction.safetensors"
 NEEDS_LESSON = {"03c-induction-heads": ["previous-token-score", "induction-score", "head-ablation"]}
 
 
-def need_lesson(gid):
-    """Skips the test of a check of notebook 3c when the lesson model is absent."""
-    if not LESSON.exists() and any(gid in ids for ids in NEEDS_LESSON.values()):
-        pytest.skip(f"{gid} runs on the lesson model, {LESSON}, which is absent")
-
-# Each answer's check runs this many times in one kernel, and must give the same verdict each time:
-# 5, or $GPTNOTES_CHECK_RUNS (make test runs 2, the least that can show a verdict change; make
-# test-exercises runs 5).
-RUNS = int(os.environ.get("GPTNOTES_CHECK_RUNS", "5"))
+def lesson_params(rows):
+    """The parameters of a check's test, each a gid or a row (gid, …): those of notebook 3c's
+    checks marked to skip, before the kernels run, when the lesson model is absent."""
+    skip = pytest.mark.skipif(not LESSON.exists(), reason=f"runs on the lesson model, {LESSON}, which is absent")
+    lesson = {gid for ids in NEEDS_LESSON.values() for gid in ids}
+    row = lambda r: r if isinstance(r, tuple) else (r,)
+    return [pytest.param(*row(r), marks=skip) if row(r)[0] in lesson else r for r in rows]
 
 
 def load_build():
@@ -670,9 +668,8 @@ def test_every_check_has_its_mistakes():
         assert len(MISTAKES[gid]) >= 3, f"{gid} has {len(MISTAKES[gid])} mistakes; every check needs three"
 
 
-@pytest.mark.parametrize("gid", CHECKS)
+@pytest.mark.parametrize("gid", lesson_params(CHECKS))
 def test_solution_passes(verdicts, gid):
-    need_lesson(gid)
     ok, text = verdicts[gid, "solution"]
     assert ok, text
     if gid.startswith("ex"):  # 07's checks say which exercise
@@ -681,24 +678,21 @@ def test_solution_passes(verdicts, gid):
         assert text.startswith("right"), text
 
 
-@pytest.mark.parametrize("gid", CHECKS)
+@pytest.mark.parametrize("gid", lesson_params(CHECKS))
 def test_blank_fails(verdicts, gid):
-    need_lesson(gid)
     ok, text = verdicts[gid, "blank"]
     assert not ok and text.startswith("Panic: not yet: "), text
 
 
-@pytest.mark.parametrize("gid,name,expected", [(g, m[0], m[3]) for g in CHECKS for m in MISTAKES[g]])
+@pytest.mark.parametrize("gid,name,expected", lesson_params([(g, m[0], m[3]) for g in CHECKS for m in MISTAKES[g]]))
 def test_mistake_fails_saying_what_differs(verdicts, gid, name, expected):
-    need_lesson(gid)
     ok, text = verdicts[gid, name]
     assert not ok, f"{gid} passes with the mistake {name!r}: {text}"
     assert text.startswith("Panic: not yet: ") and expected in text, text
 
 
-@pytest.mark.parametrize("gid,name", [(g, m[0]) for g in ALSO_RIGHT for m in ALSO_RIGHT[g]])
+@pytest.mark.parametrize("gid,name", lesson_params([(g, m[0]) for g in ALSO_RIGHT for m in ALSO_RIGHT[g]]))
 def test_another_right_answer_passes(verdicts, gid, name):
-    need_lesson(gid)
     ok, text = verdicts[gid, name]
     assert ok, f"{gid}: {name} is right, but the check says {text}"
 
