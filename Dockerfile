@@ -31,7 +31,7 @@ RUN echo 'APT::Install-Recommends "false";' >/etc/apt/apt.conf.d/90gptnotes-no-r
  && rm -rf /var/lib/apt/lists/* /tmp/gptnotes.mk
 COPY --from=build /src/bin/gptnotes /usr/local/bin/gptnotes
 COPY --from=build /course/ /opt/gptnotes/notebooks/
-COPY testdata/gopher.safetensors testdata/gopher.tok /opt/gptnotes/testdata/
+COPY testdata/gopher.safetensors testdata/gopher.tok testdata/induction.* /opt/gptnotes/testdata/
 COPY deploy/start-singleuser /usr/local/bin/gptnotes-start-singleuser
 # The kernelspec system-wide (/usr/local/share/jupyter/kernels/gptnotes), so any user's server
 # finds it.

@@ -7,7 +7,8 @@ included, to docs/notebooks/, so the repository shows every figure without runni
 An exercise notebook is executed in its solutions version (NAME-solutions.ipynb), whose
 checks pass; the blank version is not copied. GPT2_WEIGHTS is set to a path that does not
 exist, so gpt.Pretrained falls back to the shipped model even on a machine with GPT-2's
-weights, and every copy says so in its first output. The checkout's own path in an output
+weights, and every copy says so in its first output (notebook 3c runs on the lesson model,
+testdata/induction.safetensors, and says that instead). The checkout's own path in an output
 (the shipped model's, in that first output) is written relative to the repository, so the
 copies do not depend on where it was cloned.
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/gptnotes/gptnotes/tokenizer"
@@ -79,22 +80,86 @@ func ShippedModelPath() (string, error) {
 		}
 		return p, nil
 	}
-	var looked []string
-	for _, dir := range []string{"testdata", filepath.Join("..", "testdata"), sourceTestdata()} {
+	p, looked := findIn(ShippedModel, "testdata", filepath.Join("..", "testdata"), sourceTestdata())
+	if p == "" {
+		return "", fmt.Errorf("gpt: shipped model %s not found (set GPTNOTES_MODEL); looked in %s",
+			ShippedModel, strings.Join(looked, ", "))
+	}
+	return p, nil
+}
+
+// LessonModel is the file name of the lesson model of notebook 3c: a two-layer,
+// attention-only model trained on the shipped corpus with its tokenizer (gopher.tok, which
+// its metadata names), small enough to show induction heads where the shipped model has none.
+const LessonModel = "induction.safetensors"
+
+// LessonModelPath finds the lesson model file as ShippedModelPath finds the shipped one,
+// looking, in order, at:
+//
+//  1. $GPTNOTES_LESSON_MODEL; when it is set, nothing else is searched;
+//  2. the folder of the shipped model (ShippedModelPath's answer), so a class that sets
+//     GPTNOTES_MODEL=/course/gopher.safetensors finds /course/induction.safetensors;
+//  3. testdata/ under the working directory, under its parent, and of the source tree.
+//
+// The error lists every place it looked.
+func LessonModelPath() (string, error) {
+	if p := os.Getenv("GPTNOTES_LESSON_MODEL"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("gpt: lesson model: GPTNOTES_LESSON_MODEL: %w", err)
+		}
+		return p, nil
+	}
+	dirs := []string{"testdata", filepath.Join("..", "testdata"), sourceTestdata()}
+	if shipped, err := ShippedModelPath(); err == nil {
+		dirs = append([]string{filepath.Dir(shipped)}, dirs...)
+	}
+	p, looked := findIn(LessonModel, dirs...)
+	if p == "" {
+		return "", fmt.Errorf("gpt: lesson model %s not found (set GPTNOTES_LESSON_MODEL); looked in %s",
+			LessonModel, strings.Join(looked, ", "))
+	}
+	return p, nil
+}
+
+// Lesson opens the lesson model (LessonModelPath) with its tokenizer and one sentence saying
+// which model it is and where it came from, as Pretrained does for the notebooks' model.
+func Lesson() (*Model, *tokenizer.Tokenizer, string, error) {
+	path, err := LessonModelPath()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	m, tok, err := Open(path)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("gpt: lesson model: %w", err)
+	}
+	kind := "blocks of attention and MLP"
+	if m.Config.AttnOnly {
+		kind = "attention-only blocks"
+	}
+	return m, tok, fmt.Sprintf("The lesson model: %d %s, %d heads of %d channels each, a %d-token vocabulary, %s parameters, from %s.",
+		m.Config.Layers, kind, m.Config.Heads, m.Config.HeadSize(), m.Config.VocabSize, Commas(m.Config.NumParams()), path), nil
+}
+
+// findIn returns the first of dir/name over dirs that is a file (absolute), or "" and every
+// path it tried. An empty dir is skipped.
+func findIn(name string, dirs ...string) (found string, looked []string) {
+	for _, dir := range dirs {
 		if dir == "" {
 			continue
 		}
-		p := filepath.Join(dir, ShippedModel)
+		p := filepath.Join(dir, name)
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
+		}
+		if slices.Contains(looked, p) {
+			continue
 		}
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p, nil
 		}
 		looked = append(looked, p)
 	}
-	return "", fmt.Errorf("gpt: shipped model %s not found (set GPTNOTES_MODEL); looked in %s",
-		ShippedModel, strings.Join(looked, ", "))
+	return "", looked
 }
 
 // sourceTestdata is the repository's testdata/ as seen from this file when it was compiled,

@@ -125,3 +125,46 @@ func TestShippedModelPathSearchesTestdata(t *testing.T) {
 		t.Errorf("err = %v, want one naming GPTNOTES_MODEL", err)
 	}
 }
+
+// The lesson model is found beside the shipped one (a class's GPTNOTES_MODEL), opens with the
+// shipped tokenizer its metadata names, and says it is attention-only.
+func TestLessonModelPathLooksBesideTheShippedModel(t *testing.T) {
+	dir := t.TempDir()
+	shipped := shipTiny(t, dir, 290)
+	cfg := shipped.Config
+	cfg.Layers, cfg.AttnOnly = 2, true
+	lesson, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lesson.Init(3, true)
+	if err := Save(filepath.Join(dir, LessonModel), lesson, map[string]string{"tokenizer": "gopher.tok"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GPT2_WEIGHTS", "")
+	t.Setenv("GPTNOTES_LESSON_MODEL", "")
+	t.Setenv("GPTNOTES_MODEL", filepath.Join(dir, ShippedModel))
+	t.Chdir(t.TempDir()) // no testdata/ here or above
+	got, err := LessonModelPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, LessonModel); got != want {
+		t.Errorf("LessonModelPath() = %s, want %s", got, want)
+	}
+	m, tok, about, err := Lesson()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Config.AttnOnly || m.Config.Layers != 2 || tok.VocabSize() != cfg.VocabSize {
+		t.Errorf("Lesson() opened %+v with a tokenizer of %d tokens", m.Config, tok.VocabSize())
+	}
+	if !strings.Contains(about, "2 attention-only blocks") || !strings.Contains(about, got) {
+		t.Errorf("Lesson() says %q", about)
+	}
+
+	t.Setenv("GPTNOTES_LESSON_MODEL", filepath.Join(dir, "missing.safetensors"))
+	if _, err := LessonModelPath(); err == nil || !strings.Contains(err.Error(), "GPTNOTES_LESSON_MODEL") {
+		t.Errorf("err = %v, want one naming GPTNOTES_LESSON_MODEL", err)
+	}
+}

@@ -67,7 +67,7 @@ func startKernel(ctx context.Context, opts Options, work, connPath string, env .
 		"GPTNOTES_MEMORY_LIMIT=" + strconv.FormatInt(opts.Memory, 10),
 		"GOMAXPROCS=" + strconv.Itoa(max(opts.Threads, 1)), "OPENBLAS_NUM_THREADS=" + strconv.Itoa(max(opts.Threads, 1)),
 	}, env...)
-	for _, k := range []string{"GPTNOTES_MODEL", "GPT2_WEIGHTS"} {
+	for _, k := range []string{"GPTNOTES_MODEL", "GPTNOTES_LESSON_MODEL", "GPT2_WEIGHTS"} {
 		if v := os.Getenv(k); v != "" {
 			if abs, err := filepath.Abs(v); err == nil {
 				v = abs // the kernel runs in work

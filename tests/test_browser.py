@@ -1,6 +1,6 @@
 """The notebooks as a student meets them: Jupyter's classic notebook server, started here on
 127.0.0.1 over a temporary copy of notebooks/ with the gptnotes kernelspec, driven in Debian's
-headless Chromium by tests/browser/run.mjs (playwright-core): open 01, 03a, 03b and 04, trust them, Cell →
+headless Chromium by tests/browser/run.mjs (playwright-core): open 01, 03a, 03b, 04 and (with the lesson model) 03c, trust them, Cell →
 Run All through the menu, wait for the kernel, then count error outputs and figures; and a
 notebook of live widgets (tests/browser/widgets.mjs): move a slider, click a button, see the
 Output widget and the kernel's state follow. The screenshots go to test-output/browser/."""
@@ -23,6 +23,10 @@ BROWSER = ROOT / "tests" / "browser"
 OUT = ROOT / "test-output" / "browser"
 NOTEBOOKS = ["01-tokenizer.ipynb", "03a-attention-step-by-step-solutions.ipynb", "03b-your-gpt2-solutions.ipynb",
              "04-the-generation-loop-solutions.ipynb"]
+# Notebook 3c runs on the lesson model, when it is there (the kernel finds it in the checkout's testdata/).
+LESSON_NOTEBOOK = "03c-induction-heads-solutions.ipynb"
+if (ROOT / "testdata" / "induction.safetensors").exists():
+    NOTEBOOKS.append(LESSON_NOTEBOOK)
 
 missing = [what for what, ok in [
     ("chromium", shutil.which("chromium")),
@@ -116,6 +120,11 @@ def test_run_all_in_the_browser(server):
     assert loop["errors"] == [], loop["errors"]
     # Two PNG figures (positions vs time, the cache budget) and the SVG frames of two sliders.
     assert loop["images"] >= 4, loop
+    if LESSON_NOTEBOOK in reports:
+        lesson = reports[LESSON_NOTEBOOK]
+        assert lesson["errors"] == [], lesson["errors"]
+        # The losses twice, both layers' patterns, the lesson model's and the shipped model's scores.
+        assert lesson["images"] >= 6, lesson
     for nb, rep in reports.items():
         shots = [rep["screenshot"]] + ([] if nb.startswith("03b") else [rep["figure"]])  # 3b draws no figure
         for shot in shots:

@@ -68,6 +68,7 @@ def test_image_builds_with_the_tested_targets_and_no_test_packages():
     assert "COPY deploy/start-singleuser /usr/local/bin/gptnotes-start-singleuser" in text
     assert "gptnotes install --user=false" in text  # the kernelspec system-wide
     assert "testdata/gopher.safetensors" in text and "GPTNOTES_MODEL=" in text
+    assert "testdata/induction.*" in text  # notebook 3c's lesson model (and its tokenizer, if it has its own), beside the shipped one
 
 
 def test_hub_image_runs_the_shared_configuration():

@@ -340,3 +340,46 @@ def test_03b_grade_counts_its_checks(tmp_path):
     for c in ("attention-layer", "block", "forward"):
         assert "the causal mask missing" in grades["dan", c][1], (c, grades["dan", c])
     assert "5 checks, 7 points" in (out / "summary.md").read_text()
+
+
+def test_03c_grade_counts_its_checks(tmp_path):
+    """Notebook 3c graded, on the lesson model the confined kernels may read: its three checks
+    counted for the solutions, the blank, the first copy included in the induction score, and
+    the neighbouring head ablated."""
+    if not (ROOT / "testdata" / "induction.safetensors").exists():
+        pytest.skip("notebook 3c runs on the lesson model, testdata/induction.safetensors, which is absent")
+    blank = json.loads((NOTEBOOKS / "03c-induction-heads.ipynb").read_text())
+    solutions = cells_by_id(json.loads((NOTEBOOKS / "03c-induction-heads-solutions.ipynb").read_text()))
+
+    def answers(changes):
+        nb = copy.deepcopy(blank)
+        for gid, cell in cells_by_id(nb).items():
+            if cell["metadata"]["nbgrader"]["solution"]:
+                cell["source"] = "".join(solutions[gid]["source"])
+                for old, new in changes.get(gid, []):
+                    cell["source"] = substitute(cell["source"], old, new)
+        return nb
+
+    subs = {
+        "alice": answers({}),
+        "bob": blank,
+        "carol": answers({"induction-score-answer": [MISTAKES["induction-score"][2][1:3]]}),
+        "dan": answers({"head-ablation-answer": [MISTAKES["head-ablation"][2][1:3]]}),
+    }
+    (tmp_path / "subs").mkdir()
+    for name, nb in subs.items():
+        (tmp_path / "subs" / f"{name}.ipynb").write_text(json.dumps(nb))
+    out = tmp_path / "grades"
+    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / "03c-induction-heads.ipynb"), "--out", str(out),
+                        "--timeout-cell", "60s", "--jobs", "2", *sorted(map(str, (tmp_path / "subs").glob("*.ipynb")))],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(out / "grades.csv", newline="") as f:
+        grades = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in csv.DictReader(f)}
+    checks = ["previous-token-score", "induction-score", "head-ablation"]
+    assert sorted({c for _, c in grades}) == sorted(checks)
+    total = {s: sum(grades[s, c][0] for c in checks) for s in subs}
+    assert total == {"alice": 3, "bob": 0, "carol": 2, "dan": 2}, grades
+    assert "the first copy included" in grades["carol", "induction-score"][1], grades["carol", "induction-score"]
+    assert "the wrong head" in grades["dan", "head-ablation"][1], grades["dan", "head-ablation"]
+    assert "3 checks, 3 points" in (out / "summary.md").read_text()

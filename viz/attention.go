@@ -76,13 +76,16 @@ func patternPlot(weights []float32, T int, tokens []string, rotate bool) *plot.P
 	h.Min, h.Max = 0, 1
 	p.Add(h)
 	names := positionNames(T, tokens)
+	if len(tokens) != T {
+		names = sparse(names)
+	}
 	rev := make([]string, T)
 	for i := range names {
 		rev[T-1-i] = names[i]
 	}
 	p.X.Tick.Marker = namedTicks(names)
 	if !rotate { // side by side, the keys are numbered only: their tokens are down the side
-		p.X.Tick.Marker = namedTicks(positionNames(T, nil))
+		p.X.Tick.Marker = namedTicks(sparse(positionNames(T, nil)))
 	}
 	p.Y.Tick.Marker = namedTicks(rev)
 	if rotate {
@@ -102,6 +105,20 @@ func positionNames(T int, tokens []string) []string {
 		}
 	}
 	return names
+}
+
+// sparse keeps the labels of a long axis of position numbers at every 10th position only
+// (the others become unlabelled ticks), so that 80 numbers do not print over each other;
+// an axis of at most 32 positions keeps them all.
+func sparse(names []string) []string {
+	if len(names) <= 32 {
+		return names
+	}
+	out := make([]string, len(names))
+	for i := 0; i < len(names); i += 10 {
+		out[i] = names[i]
+	}
+	return out
 }
 
 // ramp is a palette.Palette of colours from low to high.

@@ -23,6 +23,7 @@
 //	layermap.go    a gpt.LayerMap: head ablation, activation patching, direct logit attribution
 //	logitlens.go   the logit lens: the token each stage of the residual stream predicts (gpt.LogitLens)
 //	headscores.go  head scores, layer × head for each kind of head (interp.ScoreHeadsAll)
+//	repeated.go    the loss per position on random tokens seen twice, each run a curve (notebook 3c)
 //	roofline.go    achieved FLOP/s against FLOPs a byte under the measured ceilings (gpt/bench)
 //	slider.go      the interactive versions: SliderPositions, SliderBudget, SliderTemperature
 //

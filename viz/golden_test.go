@@ -39,6 +39,7 @@ func TestGolden(t *testing.T) {
 		{"logitlens.png", ExampleLogitLens},
 		{"headscores.png", ExampleHeadScores},
 		{"roofline.png", ExampleRoofline},
+		{"repeated.png", ExampleRepeatedLoss},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkGolden(t, c.example, c.name) })
 	}

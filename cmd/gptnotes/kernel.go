@@ -74,12 +74,16 @@ func runKernel(args []string) error {
 }
 
 // modelFiles are the files a confined kernel may read the model from: those of the shipped
-// model ($GPTNOTES_MODEL, or testdata's) and of GPT-2's weights ($GPT2_WEIGHTS) when they are
-// found, as gpt.Files lists them (the model, its config and its tokenizer), never the rest of
+// model ($GPTNOTES_MODEL, or testdata's), of the lesson model of notebook 3c
+// ($GPTNOTES_LESSON_MODEL, or beside the shipped one) and of GPT-2's weights ($GPT2_WEIGHTS)
+// when they are found, as gpt.Files lists them (the model, its config and its tokenizer), never the rest of
 // their folders: GPT2_WEIGHTS=~/gpt2 must not open the teacher's home to a submission.
 func modelFiles() []string {
 	var models, files []string
 	if p, err := gpt.ShippedModelPath(); err == nil {
+		models = append(models, p)
+	}
+	if p, err := gpt.LessonModelPath(); err == nil {
 		models = append(models, p)
 	}
 	if p, err := gpt.Find(); err == nil {

@@ -6,7 +6,9 @@
 // output with the model's own op (the same tensor of a gpt.Stepper), and returns a
 // Verdict: right to 1e-5, or where it first differs ("differs first at head 2, query 5,
 // key 3: yours 0.21, the model's 0.18"), the shape it got wrong, the panic it raised, and
-// which known mistake, run by the checker on the same inputs, gives the same output.
+// which known mistake, run by the checker on the same inputs, gives the same output. The
+// checks of notebook 3c's induction heads draw theirs from the lesson model instead
+// (gpt.LessonModelPath, lesson.go), the model that has them.
 //
 //	v := check.Attention(myAttention)   // q, k, v (T, HS) of one head → z (T, HS)
 //	v := check.MaskedSoftmax(mySoftmax) // scores (T, T) → pattern (T, T), causal
@@ -25,6 +27,9 @@
 //	v := check.Sampler(mySampler)       // (logits, policy) → a draw per call, token for token with gpt.Sampler
 //	v := check.BPETrain(myTrain)        // (text, n) → n merge rules, rule for rule with tokenizer.Train
 //	v := check.TrainLoop(myLoop)        // (model, train, val, options) → the losses, to 1e-6 with gpt.Trainer's
+//	v := check.PreviousTokenScores(myPrev) // a head's pattern (T, T) → its previous-token score, for every head of the lesson model
+//	v := check.InductionScores(myInd)   // (pattern of [BOS, r, r], n) → its induction score, against interp's
+//	v := check.HeadAblation(myAblate)   // (layer, head) → a gpt.Hook zeroing that head's z, every head's logits compared
 //	v                                   // in a cell: the verdict in words, green or orange
 //	check.LayerNorm(myLayerNorm).Must() // an exercise's check cell: panics with "not yet: …"
 //
@@ -41,7 +46,11 @@
 // the ½ left out; for the residual add and the unembedding, returning one input alone,
 // subtracting, probabilities or log-probabilities for logits; for the BPE trainer, pairs
 // counted across chunk boundaries, overlapping pairs merged twice, ranks off by one and ties
-// broken another way than tokenizer.Train's; for the training loop, the rate of step + 1,
+// broken another way than tokenizer.Train's; for the head scores, the diagonal off by one
+// either way, the pattern's axes swapped, the scores averaged over the keys as well as the
+// queries, and the queries with no target (query 0, the first copy) counted in; for the head
+// ablation, nothing changed, the whole block, another head or block, hook_z in the pattern's
+// layout, one position only, the mean for zero, and the queries zeroed; for the training loop, the rate of step + 1,
 // Update before Backward, a forward without targets, evaluating on the training split and
 // gradient clipping skipped; for a whole forward (and each of its parts) the positions not
 // added, HF's Conv1D weight used transposed, the causal mask missing, the heads concatenated
@@ -67,4 +76,7 @@
 //	sampler.go    Sampler: temperature, top-k, top-p and the draw, against the library's with the same seed
 //	bpetrain.go   BPETrain: a BPE trainer's merges against tokenizer.Train's, and its wrong chunks, merges, ids and ties
 //	trainloop.go  TrainLoop: a training loop's losses against the Trainer's for the same seed, and its misordered steps
+//	lesson.go     the lesson model of notebook 3c and its case: random tokens seen twice
+//	headscores.go PreviousTokenScores, InductionScores: a head's score from its pattern, against interp's, for every head
+//	ablation.go   HeadAblation: a hook zeroing one head, against the zeroed head's logits, and the wrong things ablated
 package check
