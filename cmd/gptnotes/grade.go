@@ -121,8 +121,8 @@ func kernelUser(name string) (*grade.User, error) {
 
 // stageKernelReads puts the kernel's program and models where opts.User can read them when
 // only a folder on the way keeps it out (grade.Stage), and points the kernels there: their
-// command, and GPTNOTES_MODEL and GPT2_WEIGHTS, which the grader passes on to them. It returns
-// the staging folder ("" for none).
+// command, and GPTNOTES_MODEL, GPTNOTES_LESSON_MODEL and GPT2_WEIGHTS, which the grader passes
+// on to them. It returns the staging folder ("" for none).
 func stageKernelReads(opts *grade.Options) (string, error) {
 	paths, dir, err := grade.Stage(opts.User, opts.KernelReads)
 	if err != nil {
@@ -140,7 +140,7 @@ func stageKernelReads(opts *grade.Options) (string, error) {
 	if to, ok := moved[opts.Kernel[0]]; ok {
 		opts.Kernel[0] = to
 	}
-	for env, find := range map[string]func() (string, error){"GPTNOTES_MODEL": gpt.ShippedModelPath, "GPT2_WEIGHTS": gpt.Find} {
+	for env, find := range map[string]func() (string, error){"GPTNOTES_MODEL": gpt.ShippedModelPath, "GPTNOTES_LESSON_MODEL": gpt.LessonModelPath, "GPT2_WEIGHTS": gpt.Find} {
 		if p, err := find(); err == nil {
 			if to, ok := moved[p]; ok {
 				os.Setenv(env, to)
