@@ -107,6 +107,10 @@ func (im *importer) Import(path string) (*types.Package, error) {
 	return r.pkg, r.err
 }
 
+// forget drops what Import answered for path: the next import checks it again (a package
+// beside the notebook that changed).
+func (im *importer) forget(path string) { delete(im.imported, path) }
+
 // ImportFrom is Import: the kernel's packages do not depend on the importing directory or mode.
 func (im *importer) ImportFrom(path, dir string, mode types.ImportMode) (*types.Package, error) {
 	return im.Import(path)

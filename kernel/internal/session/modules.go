@@ -258,6 +258,10 @@ type moduleState struct {
 	env      *modules.Env
 	fs       *moduleFS
 	docs     map[string]map[string]string // import path → exported name → declaration and doc
+
+	local   map[string]*localPackage // packages beside the notebook, as last checked (reload.go)
+	bound   map[string]binding       // packages beside the notebook loaded again → the name cells use
+	reloads int                      // how many times one was loaded again
 }
 
 // resolverFor returns the session's resolver, made on first use from the environment.
@@ -341,12 +345,17 @@ func (s *Session) modulePackage(path string) (dir string, files []string, err er
 	if err != nil {
 		return "", nil, err
 	}
-	local := pkg.Module.Version == ""
-	stamp := ""
-	if local {
-		stamp = dirStamp(pkg.Dir)
+	if pkg.Module.Version != "" {
+		s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files})
+		return pkg.Dir, files, nil
 	}
-	s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files, local: local, stamp: stamp})
+	// Beside the notebook: checked again only when it changed (reload.go).
+	lp := &localPackage{dir: pkg.Dir, stamp: dirStamp(pkg.Dir), yaegiPath: s.mods.nextYaegiPath(path)}
+	if s.mods.local == nil {
+		s.mods.local = map[string]*localPackage{}
+	}
+	s.mods.local[path] = lp
+	s.mods.fs.add(lp.yaegiPath, fsPackage{dir: pkg.Dir, files: files, local: true})
 	return pkg.Dir, files, nil
 }
 
@@ -411,12 +420,25 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	s.mods.mu.Lock()
 	defer s.mods.mu.Unlock()
 	s.mods.docs[path] = docs
-	p, ok := s.mods.fs.lookup(path)
+	yp := s.mods.yaegiPath(path)
+	p, ok := s.mods.fs.lookup(yp)
 	if !ok {
 		return
 	}
+	if lp := s.mods.local[path]; lp != nil {
+		lp.deps = map[string]string{}
+		for _, f := range files {
+			for _, sp := range f.Imports {
+				dep, _ := strconv.Unquote(sp.Path.Value)
+				if _, ok := s.mods.local[dep]; ok {
+					lp.deps[dep] = s.mods.yaegiPath(dep)
+				}
+			}
+		}
+	}
 	for _, f := range files {
-		if !fitModuleFile(f, info) {
+		rebound := s.mods.rebindImports(f)
+		if !fitModuleFile(f, info) && !rebound {
 			continue
 		}
 		var b strings.Builder
@@ -428,7 +450,7 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 		}
 		p.rewritten[filepath.Base(fset.Position(f.Pos()).Filename)] = []byte(b.String())
 	}
-	s.mods.fs.add(path, p)
+	s.mods.fs.add(yp, p)
 }
 
 // moduleDoc is the declaration and doc comment of path.name, for a module package.
@@ -468,40 +490,6 @@ type fsPackage struct {
 	files     []string
 	local     bool              // beside the notebook: looked up again on every import
 	rewritten map[string][]byte // file name → source with shadowed imports renamed
-	stamp     string            // a local package's files as imported (dirStamp)
-}
-
-// dirStamp is the names, sizes and modification times of dir's Go files: what changes when a
-// student edits a package beside the notebook.
-func dirStamp(dir string) string {
-	entries, _ := os.ReadDir(dir)
-	var b strings.Builder
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		if fi, err := e.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return b.String()
-}
-
-// staleLocalImports warns, on the cell's stderr, about each package beside the notebook that
-// the cell imports and that changed since the session imported it: the interpreter keeps the
-// package it loaded, so the edit runs only after a restart.
-func (s *Session) staleLocalImports(pieces []piece) {
-	for _, p := range pieces {
-		if p.kind != declPiece {
-			continue
-		}
-		for _, sp := range p.file.Imports {
-			path, _ := strconv.Unquote(sp.Path.Value)
-			if fp, ok := s.mods.fs.lookup(path); ok && fp.local && dirStamp(fp.dir) != fp.stamp {
-				fmt.Fprintf(os.Stderr, "gptnotes: %s changed in %s since this session imported it; the session still runs the package as it was: restart the kernel to run the edit\n", path, fp.dir)
-			}
-		}
-	}
 }
 
 func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }

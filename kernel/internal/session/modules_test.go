@@ -192,14 +192,59 @@ func TestModuleLocal(t *testing.T) {
 		t.Errorf("got %q, want %q (go.mod pins greet v1.0.0)", out, want)
 	}
 
-	// An edit is not picked up (the interpreter keeps the package); the cell says so.
-	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nfunc Twice(s string) string { return s + s }\n")
-	r := newRecorder()
-	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"x\"))", r); err != nil {
-		t.Fatal(err)
+}
+
+// TestModuleLocalReload: importing a package beside the notebook again after an edit runs the
+// edit, in that cell and the later ones, and so does a package beside the notebook that uses
+// it; importing an unchanged one again checks nothing again.
+func TestModuleLocalReload(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n")
+	helper := filepath.Join(nbDir, "helper", "helper.go")
+	write(t, helper, "package helper\n\nfunc Twice(s string) string { return s + s }\n")
+	write(t, filepath.Join(nbDir, "app", "app.go"), "package app\n\nimport (\n\t\"strings\"\n\n\t\"course/helper\"\n)\n\nfunc Shout(s string) string { return strings.ToUpper(helper.Twice(s)) }\n")
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/app\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"a\"), app.Shout(\"b\"))")
+	if err != nil || out != "aa BB\n" {
+		t.Fatalf("first import: %q %v", out, err)
 	}
-	if !strings.Contains(r.stderr(), "course/helper changed in") || !strings.Contains(r.stderr(), "restart the kernel") {
-		t.Errorf("stderr after an edit: %q", r.stderr())
+
+	// Unchanged: the cell imports nothing again.
+	checked := s.imp.imported["course/helper"].pkg
+	r := newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"c\"))", r); err != nil || r.stdout() != "cc\n" {
+		t.Fatalf("unchanged: %q %v", r.stdout(), err)
+	}
+	if s.imp.imported["course/helper"].pkg != checked || strings.Contains(r.stderr(), "changed") {
+		t.Errorf("an unchanged package was checked again (stderr %q)", r.stderr())
+	}
+
+	// Edited: the import runs the edit, and says so.
+	write(t, helper, "package helper\n\n// Twice joins two s with a dash.\nfunc Twice(s string) string { return s + \"-\" + s }\n")
+	r = newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"d\"))", r); err != nil || r.stdout() != "d-d\n" {
+		t.Fatalf("after the edit: %q %v", r.stdout(), err)
+	}
+	if !strings.Contains(r.stderr(), "course/helper changed in") {
+		t.Errorf("stderr after the edit: %q", r.stderr())
+	}
+	// Later cells, and the package that imports it, run the edit too; inspection sees it.
+	out, _, err = exec(t, s, "x := helper.Twice(\"e\")\nfmt.Println(x, app.Shout(\"f\"))")
+	if err != nil || out != "e-e F-F\n" {
+		t.Errorf("a later cell: %q %v", out, err)
+	}
+	if d, ok := s.Inspect("helper.Twice", 8, 0); !ok || !strings.Contains(d["text/plain"].(string), "with a dash") {
+		t.Errorf("inspect after the edit: %v %v", d, ok)
+	}
+
+	// A second edit, with a new function, and an unchanged import after it.
+	write(t, helper, "package helper\n\nfunc Twice(s string) string { return s + \"+\" + s }\n\nfunc Thrice(s string) string { return s + s + s }\n\ntype Box struct{ S string }\n")
+	out, _, err = exec(t, s, "import \"course/helper\"\nfmt.Println(helper.Twice(\"g\"), helper.Thrice(\"h\"), app.Shout(\"i\"), x)")
+	if err != nil || out != "g+g hhh I+I e-e\n" {
+		t.Errorf("second edit: %q %v", out, err)
+	}
+	out, _, err = exec(t, s, "import \"course/helper\"\nb := helper.Box{S: helper.Twice(\"j\")}\nfmt.Println(b.S)")
+	if err != nil || out != "j+j\n" {
+		t.Errorf("unchanged after an edit: %q %v", out, err)
 	}
 }
 

@@ -222,7 +222,7 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 		return nil, syntaxError(err)
 	}
 	pieces = orderPieces(pieces)
-	s.staleLocalImports(pieces)
+	s.reloadStaleImports(pieces)
 	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces, sources: names}
 	if err := c.typecheck(); err != nil {
 		if w, ok := c.waitsFor(); ok {
