@@ -32,40 +32,15 @@ import (
 // requireDirective pins a module's version from a cell: //gptnotes:require example.com/mod v1.2.3
 const requireDirective = "//gptnotes:require"
 
-// interpreterPackages are the names yaegi gives its own source packages in every scope (its
-// generic cmp, maps and slices): an imported package of the same name is shadowed by them. In a
-// module's files the kernel renames such imports (shadowRenames); a cell is asked to.
-var interpreterPackages = map[string]bool{"cmp": true, "maps": true, "slices": true}
-
 // fitModuleFile rewrites a module file for the interpreter, as the kernel's passes rewrite a
-// cell, for the gaps that need no more than the file: an import that interpreterPackages
-// shadow gets an alias and its uses are renamed (uses: the file's identifiers as go/types saw
-// them), named results of basic types start at their zero values on every call (see
-// zeroNamedResults), and the builtins min and max (Go 1.21), which yaegi lacks, become function
-// literals. It reports whether the file changed; the caller prints it.
+// cell, for the gaps that need no more than the file: named results of basic types start at
+// their zero values on every call (see zeroNamedResults), the builtins min and max (Go 1.21),
+// which yaegi lacks, become function literals, and constant arithmetic with another package's
+// constants is folded. It reports whether the file changed; the caller prints it.
 func fitModuleFile(f *ast.File, info *types.Info) bool {
-	uses := info.Uses
 	changed := minMaxLiterals(f, info)
 	if foldCompiledConstants(f, info) {
 		changed = true
-	}
-	alias := func(name string) string { return "__gptnotes_" + name }
-	for _, sp := range f.Imports {
-		path, _ := strconv.Unquote(sp.Path.Value)
-		if name := importName(sp); interpreterPackages[name] && path != name {
-			sp.Name = &ast.Ident{Name: alias(name), NamePos: sp.Path.Pos()}
-			changed = true
-		}
-	}
-	if changed {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if pn, ok := uses[id].(*types.PkgName); ok && interpreterPackages[pn.Name()] && pn.Imported().Path() != pn.Name() {
-					id.Name = alias(pn.Name())
-				}
-			}
-			return true
-		})
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		var ft *ast.FuncType
@@ -411,7 +386,7 @@ func moduleDocs(files []*ast.File) map[string]string {
 }
 
 // moduleChecked records a module package the importer has checked: its docs for Inspect, and
-// its files with shadowed imports renamed for the interpreter.
+// its files as the interpreter gets them (fitModuleFile, rebindImports).
 func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) {
 	docs := moduleDocs(files)
 	if len(files) > 0 {
@@ -489,7 +464,7 @@ type fsPackage struct {
 	dir       string
 	files     []string
 	local     bool              // beside the notebook: looked up again on every import
-	rewritten map[string][]byte // file name → source with shadowed imports renamed
+	rewritten map[string][]byte // file name → source as rewritten for the interpreter
 }
 
 func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }

@@ -33,6 +33,9 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/go-num", Version: "v1.0.0", Files: map[string]string{
 		"num.go": "package num\n\nimport \"math\"\n\n// Big is max of its arguments, or -Inf below every float.\nfunc Big(a, b float64) float64 {\n\tif a < (0.0 - math.MaxFloat64) {\n\t\treturn math.Inf(-1)\n\t}\n\treturn max(a, b, 1)\n}\n\n// Small is min(a, b).\nfunc Small(a, b int) int { return min(a, b) }\n",
 	}},
+	{Path: "example.com/go-cmp", Version: "v0.1.0", Files: map[string]string{
+		"cmp/cmp.go": "// Package cmp is named as the standard library's cmp, which it imports.\npackage cmp\n\nimport \"cmp\"\n\n// Equal reports whether x == y.\nfunc Equal(x, y any) bool { return x == y }\n\n// Order is the standard library's cmp.Compare.\nfunc Order(a, b int) int { return cmp.Compare(a, b) }\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -141,6 +144,22 @@ func TestModuleNewerGo(t *testing.T) {
 	out, _, err := exec(t, s, "fmt.Println(num.Big(-2, 3.5), num.Big(-2, -3), num.Small(4, -1))")
 	if err != nil || out != "3.5 1 -1\n" {
 		t.Errorf("got %q %v, want 3.5 1 -1", out, err)
+	}
+}
+
+// TestModuleNamedCmp: a module package named cmp, imported under its own name, is that
+// package in the cell (not the kernel's cmp), and its own import of the standard library's cmp
+// is the standard one; a cell of another session imports the standard cmp as before.
+func TestModuleNamedCmp(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-cmp/cmp\"\n)\nfmt.Println(cmp.Equal(1, 1), cmp.Order(1, 2))")
+	if err != nil || out != "true -1\n" {
+		t.Errorf("module cmp: %q %v", out, err)
+	}
+	std := newSession(t)
+	out, _, err = exec(t, std, "import (\n\t\"cmp\"\n\t\"fmt\"\n\t\"slices\"\n)\nx := []int{3, 1, 2}\nslices.Sort(x)\nfmt.Println(cmp.Compare(2, 1), x)")
+	if err != nil || out != "1 [1 2 3]\n" {
+		t.Errorf("the standard cmp and slices: %q %v", out, err)
 	}
 }
 

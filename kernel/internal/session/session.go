@@ -132,6 +132,7 @@ func New() (*Session, error) {
 		if _, err := s.in.Compile(src); err != nil {
 			return nil, fmt.Errorf("session: package %s: %w", path, err)
 		}
+		s.importOnly(path)
 	}
 	for i, src := range symbols.Preludes {
 		if _, err := s.Execute(context.Background(), src, discard{}); err != nil {
