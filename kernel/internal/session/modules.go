@@ -34,7 +34,8 @@ const requireDirective = "//gptnotes:require"
 
 // fitModuleFile rewrites a module file for the interpreter, as the kernel's passes rewrite a
 // cell, for the gaps that need no more than the file: named results of basic types start at
-// their zero values on every call (see zeroNamedResults), the builtins min and max (Go 1.21),
+// their zero values on every call and a composite literal assigned to a named result is put
+// in parentheses (see zeroNamedResults), the builtins min and max (Go 1.21),
 // which yaegi lacks, become function literals, and constant arithmetic with another package's
 // constants is folded. It reports whether the file changed; the caller prints it.
 func fitModuleFile(f *ast.File, info *types.Info) bool {
@@ -69,6 +70,9 @@ func fitModuleFile(f *ast.File, info *types.Info) bool {
 		}
 		if len(zero) > 0 {
 			body.List = append(zero, body.List...)
+			changed = true
+		}
+		if parenResultLiterals(ft, body) {
 			changed = true
 		}
 		return true
