@@ -389,9 +389,13 @@ func moduleDocs(files []*ast.File) map[string]string {
 	return docs
 }
 
-// moduleChecked records a module package the importer has checked: its docs for Inspect, and
-// its files as the interpreter gets them (fitModuleFile, rebindImports).
-func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) {
+// moduleChecked records a module package the importer has checked, unless it refuses it
+// (lookalikeSwitch): its docs for Inspect, and its files as the interpreter gets them
+// (fitModuleFile, moduleTypeSwitches, rebindImports).
+func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error {
+	if err := lookalikeSwitch(path, fset, files, info); err != nil {
+		return err
+	}
 	docs := moduleDocs(files)
 	if len(files) > 0 {
 		modulePackageNames.Store(path, files[0].Name.Name)
@@ -402,7 +406,7 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	yp := s.mods.yaegiPath(path)
 	p, ok := s.mods.fs.lookup(yp)
 	if !ok {
-		return
+		return nil
 	}
 	if lp := s.mods.local[path]; lp != nil {
 		lp.deps = map[string]string{}
@@ -417,7 +421,8 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	}
 	for _, f := range files {
 		rebound := s.mods.rebindImports(f)
-		if !fitModuleFile(f, info) && !rebound {
+		switches := s.moduleTypeSwitches(f, info)
+		if !fitModuleFile(f, info) && !rebound && !switches {
 			continue
 		}
 		var b strings.Builder
@@ -430,6 +435,7 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 		p.rewritten[filepath.Base(fset.Position(f.Pos()).Filename)] = []byte(b.String())
 	}
 	s.mods.fs.add(yp, p)
+	return nil
 }
 
 // moduleDoc is the declaration and doc comment of path.name, for a module package.

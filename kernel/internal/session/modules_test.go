@@ -36,6 +36,12 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/go-cmp", Version: "v0.1.0", Files: map[string]string{
 		"cmp/cmp.go": "// Package cmp is named as the standard library's cmp, which it imports.\npackage cmp\n\nimport \"cmp\"\n\n// Equal reports whether x == y.\nfunc Equal(x, y any) bool { return x == y }\n\n// Order is the standard library's cmp.Compare.\nfunc Order(a, b int) int { return cmp.Compare(a, b) }\n",
 	}},
+	{Path: "example.com/shapes", Version: "v1.0.0", Files: map[string]string{
+		"shapes.go": "package shapes\n\ntype Shape interface{ Area() float64 }\n\ntype Square struct{ S float64 }\n\nfunc (q *Square) Area() float64 { return q.S * q.S }\n\ntype Disc struct{ R float64 }\n\nfunc (d *Disc) Area() float64 { return 3 * d.R * d.R }\n\n// Name says which shape s is.\nfunc Name(s Shape) string {\n\tswitch s := s.(type) {\n\tcase *Square:\n\t\treturn \"square\"\n\tcase *Disc:\n\t\treturn \"disc\"\n\tcase nil:\n\t\treturn \"none\"\n\tdefault:\n\t\t_ = s\n\t\treturn \"other\"\n\t}\n}\n",
+	}},
+	{Path: "example.com/lookalike", Version: "v1.0.0", Files: map[string]string{
+		"opts.go": "package lookalike\n\ntype core struct{}\n\ntype ignore struct{ core }\n\ntype validator struct{ core }\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -163,6 +169,16 @@ func TestModuleNamedCmp(t *testing.T) {
 	}
 }
 
+// TestModuleTypeSwitch: a module's type switch on a non-empty interface with pointer cases
+// and a nil case takes the right case (written as a chain of assertions, as in a cell).
+func TestModuleTypeSwitch(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/shapes\"\n)\nfmt.Println(shapes.Name(&shapes.Square{S: 1}), shapes.Name(&shapes.Disc{R: 1}), shapes.Name(nil))")
+	if err != nil || out != "square disc none\n" {
+		t.Errorf("got %q %v, want square disc none", out, err)
+	}
+}
+
 // TestModuleOffline: with GOFLAGS=-mod=readonly (Offline) and no proxy at all, a module cache
 // an earlier session filled (then made read-only, as on a hub) is enough: the newest version
 // it holds is chosen, and no checksum database is asked.
@@ -277,6 +293,7 @@ func TestModuleErrors(t *testing.T) {
 		{"import \"example.com/asm\"", "add.go:4 uses assembly (func Add has no Go body)"},
 		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
 		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
+		{"import \"example.com/lookalike\"", "opts.go:14 uses a type switch telling apart ignore and validator, struct types of one structure (struct{core})"},
 		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
 		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
 		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},

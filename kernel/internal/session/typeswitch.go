@@ -203,3 +203,34 @@ func typeSwitchChainStmt(c *cellCtx, s ast.Stmt) ast.Stmt {
 	}
 	return s
 }
+
+// moduleTypeSwitches writes the type switches of a module file (info: its package's check) as
+// chains, as the pass does in a cell: go-cmp's options are interpreted structs in an Option
+// interface, and its switch on them fell through to "unknown option". It reports whether it
+// changed the file.
+func (s *Session) moduleTypeSwitches(f *ast.File, info *types.Info) bool {
+	c := &cellCtx{s: s, checked: &checkResult{info: info}}
+	changed := false
+	chain := func(list []ast.Stmt) {
+		for i, st := range list {
+			if ts, ok := st.(*ast.TypeSwitchStmt); ok {
+				if st := c.typeSwitchChain(ts); st != nil {
+					list[i] = st
+					changed = true
+				}
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			chain(n.List)
+		case *ast.CaseClause:
+			chain(n.Body)
+		case *ast.CommClause:
+			chain(n.Body)
+		}
+		return true
+	})
+	return changed
+}
