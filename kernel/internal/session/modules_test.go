@@ -214,10 +214,15 @@ func readOnly(t *testing.T, root string) {
 	t.Cleanup(func() { modules.MakeWritable(root) })
 }
 
-// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path).
+// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path),
+// and one of a module that go.mod replaces with a directory.
 func TestModuleLocal(t *testing.T) {
 	s, nbDir, _ := moduleSession(t)
-	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n")
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n\nreplace example.com/mine => ../mine\n")
+	write(t, filepath.Join(nbDir, "..", "mine", "mine.go"), "package mine\n\n// Mine is not from the proxy.\nconst Mine = \"mine\"\n")
+	if out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/mine\"\n)\nfmt.Println(mine.Mine)"); err != nil || out != "mine\n" {
+		t.Errorf("replaced with a directory: %q %v", out, err)
+	}
 	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nimport \"example.com/greet\"\n\n// Twice says it twice.\nfunc Twice(s string) string { return greet.Hello(s) + \"; \" + greet.Hello(s) }\n")
 	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"di\"))")
 	if err != nil {
