@@ -390,10 +390,10 @@ func moduleDocs(files []*ast.File) map[string]string {
 }
 
 // moduleChecked records a module package the importer has checked, unless it refuses it
-// (lookalikeSwitch): its docs for Inspect, and its files as the interpreter gets them
+// (refuseModule): its docs for Inspect, and its files as the interpreter gets them
 // (fitModuleFile, moduleTypeSwitches, rebindImports).
 func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error {
-	if err := lookalikeSwitch(path, fset, files, info); err != nil {
+	if err := refuseModule(path, fset, files, info); err != nil {
 		return err
 	}
 	docs := moduleDocs(files)

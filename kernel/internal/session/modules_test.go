@@ -42,6 +42,9 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/lookalike", Version: "v1.0.0", Files: map[string]string{
 		"opts.go": "package lookalike\n\ntype core struct{}\n\ntype ignore struct{ core }\n\ntype validator struct{ core }\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
 	}},
+	{Path: "example.com/causes", Version: "v1.0.0", Files: map[string]string{
+		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -299,6 +302,7 @@ func TestModuleErrors(t *testing.T) {
 		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
 		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
 		{"import \"example.com/lookalike\"", "opts.go:14 uses a type switch telling apart ignore and validator, struct types of one structure (struct{core})"},
+		{"import \"example.com/causes\"", "causes.go:7 uses a type assertion to the interface causer from a value of type error, which the interpreter (yaegi v0.16.1) answers no where Go answers yes"},
 		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
 		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
 		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},
