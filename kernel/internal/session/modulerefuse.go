@@ -185,8 +185,12 @@ func lookalikeSwitch(path string, fset *token.FileSet, files []*ast.File, info *
 					}
 				}
 			case *ast.TypeAssertExpr:
-				from, ok := typeOfExpr(info, n.X).Underlying().(*types.Interface)
-				if n.Type == nil || !ok || from.Empty() {
+				xt := typeOfExpr(info, n.X)
+				if n.Type == nil || xt == nil {
+					break
+				}
+				from, ok := xt.Underlying().(*types.Interface)
+				if !ok || from.Empty() {
 					break
 				}
 				if t := caseType(n.Type); t != nil {

@@ -36,7 +36,11 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 	if x == nil || c.checked == nil {
 		return nil
 	}
-	it, ok := types.Unalias(c.typeOf(x)).Underlying().(*types.Interface)
+	xt := c.typeOf(x)
+	if xt == nil {
+		return nil // the check did not type it (a module file's check can stop short)
+	}
+	it, ok := types.Unalias(xt).Underlying().(*types.Interface)
 	if !ok || it.Empty() && !c.switchesOnTagged(s) {
 		return nil
 	}
