@@ -45,6 +45,9 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/causes", Version: "v1.0.0", Files: map[string]string{
 		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n",
 	}},
+	{Path: "example.com/go-words", Version: "v1.0.0", Files: map[string]string{
+		"words.go": "package words\n\n// Two is two.\nconst Two = \"two\"\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -143,8 +146,8 @@ func TestModuleNamedResults(t *testing.T) {
 }
 
 // TestModuleNewerGo: a module package whose name is not its path's last element (go-num is
-// num) is used under its name in later cells, and its Go 1.21 min and max and its constant
-// arithmetic with math's constants run.
+// num) is used under its name in later cells and in the cell that imports it, and its Go 1.21
+// min and max and its constant arithmetic with math's constants run.
 func TestModuleNewerGo(t *testing.T) {
 	s, _, _ := moduleSession(t)
 	if _, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-num\"\n)"); err != nil {
@@ -153,6 +156,12 @@ func TestModuleNewerGo(t *testing.T) {
 	out, _, err := exec(t, s, "fmt.Println(num.Big(-2, 3.5), num.Big(-2, -3), num.Small(4, -1))")
 	if err != nil || out != "3.5 1 -1\n" {
 		t.Errorf("got %q %v, want 3.5 1 -1", out, err)
+	}
+	// Imported and used in one cell (go-words, which no other test imports: the names are
+	// remembered for the process).
+	out, _, err = exec(t, s, "import \"example.com/go-words\"\nfmt.Println(words.Two)")
+	if err != nil || out != "two\n" {
+		t.Errorf("one cell: %q %v, want two", out, err)
 	}
 }
 

@@ -144,6 +144,7 @@ func (s *Session) reloadStaleImports(pieces []piece) {
 // the name of its newest binding. It runs after the other rewrites, so they see the cell's
 // own names.
 func (c *cellCtx) rebindReloaded() {
+	names := c.checkImports() // before the lock: it may import
 	m := &c.s.mods
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -197,7 +198,7 @@ func (c *cellCtx) rebindReloaded() {
 	if len(current) == 0 {
 		return
 	}
-	info, names := c.checked.info, c.checkImports()
+	info := c.checked.info
 	for _, p := range c.pieces {
 		ast.Inspect(p.root(), func(n ast.Node) bool {
 			switch n := n.(type) {
