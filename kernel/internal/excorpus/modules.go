@@ -90,7 +90,7 @@ func modRunMain(args []string) {
 }
 
 // defaultModules are the modules `make modules` tries.
-const defaultModules = "github.com/google/go-cmp,github.com/sergi/go-diff,github.com/dustin/go-humanize,github.com/emirpasic/gods,github.com/montanaflynn/stats"
+const defaultModules = "github.com/google/go-cmp,github.com/sergi/go-diff,github.com/dustin/go-humanize,github.com/emirpasic/gods,github.com/montanaflynn/stats,github.com/rivo/uniseg,github.com/pkg/errors,github.com/bits-and-blooms/bitset"
 
 // moduleRow is one module's results.
 type moduleRow struct {
