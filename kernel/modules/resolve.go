@@ -125,7 +125,7 @@ func (r *Resolver) readGoMod() error {
 		root = parent
 	}
 	name := filepath.Join(root, "go.mod")
-	f, err := modfile.ParseLax(name, data, nil)
+	f, err := modfile.Parse(name, data, nil) // ParseLax would drop the replace lines
 	if err != nil {
 		return err
 	}

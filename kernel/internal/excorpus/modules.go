@@ -65,7 +65,7 @@ func modRunMain(args []string) {
 		c, err := walkExamples(dir, false)
 		check(err)
 		row.WithOutput, row.Excluded = c.withOutput, c.excluded
-		work, err := writableCopy(dir)
+		work, err := writableCopy(dir, modPath)
 		check(err)
 		row.GoTest = goTestExamples(work, c.eligible)
 		row.Mains = runMains(r, dir, work, *timeout)
@@ -90,7 +90,7 @@ func modRunMain(args []string) {
 }
 
 // defaultModules are the modules `make modules` tries.
-const defaultModules = "github.com/google/go-cmp,github.com/sergi/go-diff,github.com/dustin/go-humanize,github.com/emirpasic/gods,github.com/montanaflynn/stats"
+const defaultModules = "github.com/google/go-cmp,github.com/sergi/go-diff,github.com/dustin/go-humanize,github.com/emirpasic/gods,github.com/montanaflynn/stats,github.com/rivo/uniseg,github.com/pkg/errors,github.com/bits-and-blooms/bitset"
 
 // moduleRow is one module's results.
 type moduleRow struct {
@@ -165,7 +165,7 @@ func soleMain(dir string) (file, src string) {
 }
 
 // writableCopy copies the module tree dir (read-only in the module cache) for the go command.
-func writableCopy(dir string) (string, error) {
+func writableCopy(dir, modPath string) (string, error) {
 	tmp, err := os.MkdirTemp("", "excorpus-gotest")
 	if err != nil {
 		return "", err
@@ -173,7 +173,16 @@ func writableCopy(dir string) (string, error) {
 	if err := exec.Command("cp", "-r", dir+"/.", tmp).Run(); err != nil {
 		return "", err
 	}
-	return tmp, exec.Command("chmod", "-R", "u+w", tmp).Run()
+	if err := exec.Command("chmod", "-R", "u+w", tmp).Run(); err != nil {
+		return "", err
+	}
+	// A module from before go.mod (github.com/pkg/errors v0.9.1) gets the one the go command
+	// assumes for it (go 1.16), so that go test can run in the copy.
+	gomod := filepath.Join(tmp, "go.mod")
+	if _, err := os.Stat(gomod); os.IsNotExist(err) {
+		return tmp, os.WriteFile(gomod, []byte("module "+modPath+"\n\ngo 1.16\n"), 0o644)
+	}
+	return tmp, nil
 }
 
 // verdict is the module's line in the table: exact when every example ran exactly (or but for

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -238,7 +239,7 @@ func appendErrors(errs scanner.ErrorList, err error) scanner.ErrorList {
 // declared further down. It never moves a declaration above a statement that declares a
 // variable it uses. Adjacent declaration pieces are then merged into one file.
 func orderPieces(pieces []piece) []piece {
-	pieces = hoistVars(pieces)
+	pieces = splitBlocked(hoistVars(pieces))
 	for j := range pieces {
 		if pieces[j].kind != declPiece {
 			continue
@@ -337,6 +338,43 @@ func hoistVars(pieces []piece) []piece {
 	return pieces
 }
 
+// splitBlocked splits a declaration piece that uses a variable a statement piece above it
+// declares in two: the declarations that use none such, which orderPieces then moves up on
+// their own, and the others. Go declares a package's types and functions before any statement
+// runs, so a pasted file may declare `var t fakeT` above `type fakeT` and a func main that uses
+// t, all in one piece.
+func splitBlocked(pieces []piece) []piece {
+	var out []piece
+	declared := map[string]bool{}
+	for _, p := range pieces {
+		if p.kind == stmtPiece {
+			maps.Copy(declared, declaredNames(p))
+		}
+		if p.kind != declPiece || len(p.file.Imports) > 0 || len(declared) == 0 {
+			out = append(out, p)
+			continue
+		}
+		var free, bound []ast.Decl
+		for _, d := range p.file.Decls {
+			if usesIn(d, declared) {
+				bound = append(bound, d)
+			} else {
+				free = append(free, d)
+			}
+		}
+		if len(free) == 0 || len(bound) == 0 {
+			out = append(out, p)
+			continue
+		}
+		a, b := p, p
+		fa, fb := *p.file, *p.file
+		fa.Decls, fb.Decls = free, bound
+		a.file, b.file = &fa, &fb
+		out = append(out, a, b)
+	}
+	return out
+}
+
 // splitImports puts the imports of each declaration piece that has other declarations too in a
 // piece of their own before it, so that a variable can go between them (`var origin =
 // &url.URL{}` below `import "net/url"`, above the functions using origin). orderPieces merges
@@ -406,18 +444,58 @@ func pieceDeclNames(p piece) map[string]bool {
 	return names
 }
 
-// usesAny reports whether any identifier in p is one of names.
+// usesAny reports whether p uses one of names (usesIn).
 func usesAny(p piece, names map[string]bool) bool {
 	if len(names) == 0 {
 		return false
 	}
-	root := p.root()
+	return usesIn(p.root(), names)
+}
+
+// usesIn reports whether an identifier in n is one of names, leaving out the identifiers that
+// cannot be a package-level name: a selected field or method (x.t), the names a field, parameter
+// or result declares, and inside a function the uses of its own parameters (`func (t T) f() {
+// t.g() }` uses T, not a variable t).
+func usesIn(n ast.Node, names map[string]bool) bool {
 	found := false
-	ast.Inspect(root, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
-			found = true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
 		}
-		return !found
+		switch n := n.(type) {
+		case *ast.Ident:
+			found = names[n.Name]
+		case *ast.SelectorExpr:
+			found = usesIn(n.X, names)
+			return false
+		case *ast.Field:
+			found = usesIn(n.Type, names)
+			return false
+		case *ast.FuncDecl:
+			found = n.Recv != nil && usesIn(n.Recv, names) || usesIn(n.Type, names) ||
+				n.Body != nil && usesIn(n.Body, withoutParams(names, n.Recv, n.Type))
+			return false
+		case *ast.FuncLit:
+			found = usesIn(n.Type, names) || usesIn(n.Body, withoutParams(names, nil, n.Type))
+			return false
+		}
+		return true
 	})
 	return found
+}
+
+// withoutParams is names less the receiver, parameters and results a function declares.
+func withoutParams(names map[string]bool, recv *ast.FieldList, ft *ast.FuncType) map[string]bool {
+	out := maps.Clone(names)
+	for _, fl := range []*ast.FieldList{recv, ft.TypeParams, ft.Params, ft.Results} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				delete(out, id.Name)
+			}
+		}
+	}
+	return out
 }

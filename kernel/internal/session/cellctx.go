@@ -27,6 +27,7 @@ type cellCtx struct {
 	change       *change           // what the cell changes in the session's declarations
 	definedHere  map[string]string // variables typedDefines declared, → type
 	wrapDefers   bool              // the last piece runs in a function literal (deferWrapped)
+	rebound      []rebinding       // imports of packages loaded again (reload.go)
 	rewriteState
 }
 
@@ -84,7 +85,9 @@ func (c *cellCtx) record(p *piece) {
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.ImportSpec:
-					c.s.imports[importKey(sp)] = importName(sp)
+					if !c.rebinds(sp) {
+						c.s.imports[importKey(sp)] = importName(sp)
+					}
 				case *ast.TypeSpec:
 					c.s.types[sp.Name.Name] = c.source(sp)
 				}

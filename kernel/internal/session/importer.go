@@ -33,9 +33,10 @@ type importer struct {
 	fset    *token.FileSet                      // the source packages' files
 
 	// modules finds a module's package (modules.go): its directory and the files to check.
-	// nil: no modules. checked hears of each module package checked, with its files.
+	// nil: no modules. checked hears of each module package checked, with its files, and may
+	// refuse it (a construct the interpreter gets wrong).
 	modules func(path string) (dir string, files []string, err error)
-	checked func(path string, fset *token.FileSet, files []*ast.File, info *types.Info)
+	checked func(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error
 
 	imported map[string]importResult        // Import's answers, by path
 	pkgs     map[string]*types.Package      // every package a type or an import named, by path
@@ -107,6 +108,10 @@ func (im *importer) Import(path string) (*types.Package, error) {
 	return r.pkg, r.err
 }
 
+// forget drops what Import answered for path: the next import checks it again (a package
+// beside the notebook that changed).
+func (im *importer) forget(path string) { delete(im.imported, path) }
+
 // ImportFrom is Import: the kernel's packages do not depend on the importing directory or mode.
 func (im *importer) ImportFrom(path, dir string, mode types.ImportMode) (*types.Package, error) {
 	return im.Import(path)
@@ -144,10 +149,12 @@ func (im *importer) checkDir(path, dir string, names []string) (*types.Package, 
 		files = append(files, f)
 	}
 	conf := types.Config{Importer: im, Error: func(error) {}}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	pkg, _ := conf.Check(path, im.fset, files, info)
 	if im.checked != nil {
-		im.checked(path, im.fset, files, info)
+		if err := im.checked(path, im.fset, files, info); err != nil {
+			return nil, err
+		}
 	}
 	return pkg, nil
 }

@@ -32,40 +32,16 @@ import (
 // requireDirective pins a module's version from a cell: //gptnotes:require example.com/mod v1.2.3
 const requireDirective = "//gptnotes:require"
 
-// interpreterPackages are the names yaegi gives its own source packages in every scope (its
-// generic cmp, maps and slices): an imported package of the same name is shadowed by them. In a
-// module's files the kernel renames such imports (shadowRenames); a cell is asked to.
-var interpreterPackages = map[string]bool{"cmp": true, "maps": true, "slices": true}
-
 // fitModuleFile rewrites a module file for the interpreter, as the kernel's passes rewrite a
-// cell, for the gaps that need no more than the file: an import that interpreterPackages
-// shadow gets an alias and its uses are renamed (uses: the file's identifiers as go/types saw
-// them), named results of basic types start at their zero values on every call (see
-// zeroNamedResults), and the builtins min and max (Go 1.21), which yaegi lacks, become function
-// literals. It reports whether the file changed; the caller prints it.
+// cell, for the gaps that need no more than the file: named results of basic types start at
+// their zero values on every call and a composite literal assigned to a named result is put
+// in parentheses (see zeroNamedResults), the builtins min and max (Go 1.21),
+// which yaegi lacks, become function literals, and constant arithmetic with another package's
+// constants is folded. It reports whether the file changed; the caller prints it.
 func fitModuleFile(f *ast.File, info *types.Info) bool {
-	uses := info.Uses
 	changed := minMaxLiterals(f, info)
 	if foldCompiledConstants(f, info) {
 		changed = true
-	}
-	alias := func(name string) string { return "__gptnotes_" + name }
-	for _, sp := range f.Imports {
-		path, _ := strconv.Unquote(sp.Path.Value)
-		if name := importName(sp); interpreterPackages[name] && path != name {
-			sp.Name = &ast.Ident{Name: alias(name), NamePos: sp.Path.Pos()}
-			changed = true
-		}
-	}
-	if changed {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if pn, ok := uses[id].(*types.PkgName); ok && interpreterPackages[pn.Name()] && pn.Imported().Path() != pn.Name() {
-					id.Name = alias(pn.Name())
-				}
-			}
-			return true
-		})
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		var ft *ast.FuncType
@@ -94,6 +70,9 @@ func fitModuleFile(f *ast.File, info *types.Info) bool {
 		}
 		if len(zero) > 0 {
 			body.List = append(zero, body.List...)
+			changed = true
+		}
+		if parenResultLiterals(ft, body) {
 			changed = true
 		}
 		return true
@@ -258,6 +237,10 @@ type moduleState struct {
 	env      *modules.Env
 	fs       *moduleFS
 	docs     map[string]map[string]string // import path → exported name → declaration and doc
+
+	local   map[string]*localPackage // packages beside the notebook, as last checked (reload.go)
+	bound   map[string]binding       // packages beside the notebook loaded again → the name cells use
+	reloads int                      // how many times one was loaded again
 }
 
 // resolverFor returns the session's resolver, made on first use from the environment.
@@ -341,12 +324,17 @@ func (s *Session) modulePackage(path string) (dir string, files []string, err er
 	if err != nil {
 		return "", nil, err
 	}
-	local := pkg.Module.Version == ""
-	stamp := ""
-	if local {
-		stamp = dirStamp(pkg.Dir)
+	if pkg.Module.Version != "" {
+		s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files})
+		return pkg.Dir, files, nil
 	}
-	s.mods.fs.add(path, fsPackage{dir: pkg.Dir, files: files, local: local, stamp: stamp})
+	// Beside the notebook: checked again only when it changed (reload.go).
+	lp := &localPackage{dir: pkg.Dir, stamp: dirStamp(pkg.Dir), yaegiPath: s.mods.nextYaegiPath(path)}
+	if s.mods.local == nil {
+		s.mods.local = map[string]*localPackage{}
+	}
+	s.mods.local[path] = lp
+	s.mods.fs.add(lp.yaegiPath, fsPackage{dir: pkg.Dir, files: files, local: true})
 	return pkg.Dir, files, nil
 }
 
@@ -401,9 +389,13 @@ func moduleDocs(files []*ast.File) map[string]string {
 	return docs
 }
 
-// moduleChecked records a module package the importer has checked: its docs for Inspect, and
-// its files with shadowed imports renamed for the interpreter.
-func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) {
+// moduleChecked records a module package the importer has checked, unless it refuses it
+// (refuseModule): its docs for Inspect, and its files as the interpreter gets them
+// (fitModuleFile, moduleTypeSwitches, rebindImports).
+func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error {
+	if err := refuseModule(path, fset, files, info); err != nil {
+		return err
+	}
 	docs := moduleDocs(files)
 	if len(files) > 0 {
 		modulePackageNames.Store(path, files[0].Name.Name)
@@ -411,12 +403,26 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	s.mods.mu.Lock()
 	defer s.mods.mu.Unlock()
 	s.mods.docs[path] = docs
-	p, ok := s.mods.fs.lookup(path)
+	yp := s.mods.yaegiPath(path)
+	p, ok := s.mods.fs.lookup(yp)
 	if !ok {
-		return
+		return nil
+	}
+	if lp := s.mods.local[path]; lp != nil {
+		lp.deps = map[string]string{}
+		for _, f := range files {
+			for _, sp := range f.Imports {
+				dep, _ := strconv.Unquote(sp.Path.Value)
+				if _, ok := s.mods.local[dep]; ok {
+					lp.deps[dep] = s.mods.yaegiPath(dep)
+				}
+			}
+		}
 	}
 	for _, f := range files {
-		if !fitModuleFile(f, info) {
+		rebound := s.mods.rebindImports(f)
+		switches := s.moduleTypeSwitches(f, info)
+		if !fitModuleFile(f, info) && !rebound && !switches {
 			continue
 		}
 		var b strings.Builder
@@ -428,7 +434,8 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 		}
 		p.rewritten[filepath.Base(fset.Position(f.Pos()).Filename)] = []byte(b.String())
 	}
-	s.mods.fs.add(path, p)
+	s.mods.fs.add(yp, p)
+	return nil
 }
 
 // moduleDoc is the declaration and doc comment of path.name, for a module package.
@@ -467,41 +474,7 @@ type fsPackage struct {
 	dir       string
 	files     []string
 	local     bool              // beside the notebook: looked up again on every import
-	rewritten map[string][]byte // file name → source with shadowed imports renamed
-	stamp     string            // a local package's files as imported (dirStamp)
-}
-
-// dirStamp is the names, sizes and modification times of dir's Go files: what changes when a
-// student edits a package beside the notebook.
-func dirStamp(dir string) string {
-	entries, _ := os.ReadDir(dir)
-	var b strings.Builder
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		if fi, err := e.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return b.String()
-}
-
-// staleLocalImports warns, on the cell's stderr, about each package beside the notebook that
-// the cell imports and that changed since the session imported it: the interpreter keeps the
-// package it loaded, so the edit runs only after a restart.
-func (s *Session) staleLocalImports(pieces []piece) {
-	for _, p := range pieces {
-		if p.kind != declPiece {
-			continue
-		}
-		for _, sp := range p.file.Imports {
-			path, _ := strconv.Unquote(sp.Path.Value)
-			if fp, ok := s.mods.fs.lookup(path); ok && fp.local && dirStamp(fp.dir) != fp.stamp {
-				fmt.Fprintf(os.Stderr, "gptnotes: %s changed in %s since this session imported it; the session still runs the package as it was: restart the kernel to run the edit\n", path, fp.dir)
-			}
-		}
-	}
+	rewritten map[string][]byte // file name → source as rewritten for the interpreter
 }
 
 func newModuleFS() *moduleFS { return &moduleFS{pkgs: map[string]fsPackage{}} }

@@ -33,6 +33,21 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/go-num", Version: "v1.0.0", Files: map[string]string{
 		"num.go": "package num\n\nimport \"math\"\n\n// Big is max of its arguments, or -Inf below every float.\nfunc Big(a, b float64) float64 {\n\tif a < (0.0 - math.MaxFloat64) {\n\t\treturn math.Inf(-1)\n\t}\n\treturn max(a, b, 1)\n}\n\n// Small is min(a, b).\nfunc Small(a, b int) int { return min(a, b) }\n",
 	}},
+	{Path: "example.com/go-cmp", Version: "v0.1.0", Files: map[string]string{
+		"cmp/cmp.go": "// Package cmp is named as the standard library's cmp, which it imports.\npackage cmp\n\nimport \"cmp\"\n\n// Equal reports whether x == y.\nfunc Equal(x, y any) bool { return x == y }\n\n// Order is the standard library's cmp.Compare.\nfunc Order(a, b int) int { return cmp.Compare(a, b) }\n",
+	}},
+	{Path: "example.com/shapes", Version: "v1.0.0", Files: map[string]string{
+		"shapes.go": "package shapes\n\ntype Shape interface{ Area() float64 }\n\ntype Square struct{ S float64 }\n\nfunc (q *Square) Area() float64 { return q.S * q.S }\n\ntype Disc struct{ R float64 }\n\nfunc (d *Disc) Area() float64 { return 3 * d.R * d.R }\n\n// Name says which shape s is.\nfunc Name(s Shape) string {\n\tswitch s := s.(type) {\n\tcase *Square:\n\t\treturn \"square\"\n\tcase *Disc:\n\t\treturn \"disc\"\n\tcase nil:\n\t\treturn \"none\"\n\tdefault:\n\t\t_ = s\n\t\treturn \"other\"\n\t}\n}\n",
+	}},
+	{Path: "example.com/lookalike", Version: "v1.0.0", Files: map[string]string{
+		"opts.go": "package lookalike\n\ntype core struct{}\n\ntype ignore struct{ core }\n\ntype validator struct{ core }\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
+	}},
+	{Path: "example.com/causes", Version: "v1.0.0", Files: map[string]string{
+		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n",
+	}},
+	{Path: "example.com/go-words", Version: "v1.0.0", Files: map[string]string{
+		"words.go": "package words\n\n// Two is two.\nconst Two = \"two\"\n",
+	}},
 	{Path: "example.com/asm", Version: "v0.1.0", Files: map[string]string{
 		"add.go":       "package asm\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
 		"add_amd64.s":  "TEXT ·Add(SB),$0\n",
@@ -131,8 +146,8 @@ func TestModuleNamedResults(t *testing.T) {
 }
 
 // TestModuleNewerGo: a module package whose name is not its path's last element (go-num is
-// num) is used under its name in later cells, and its Go 1.21 min and max and its constant
-// arithmetic with math's constants run.
+// num) is used under its name in later cells and in the cell that imports it, and its Go 1.21
+// min and max and its constant arithmetic with math's constants run.
 func TestModuleNewerGo(t *testing.T) {
 	s, _, _ := moduleSession(t)
 	if _, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-num\"\n)"); err != nil {
@@ -141,6 +156,38 @@ func TestModuleNewerGo(t *testing.T) {
 	out, _, err := exec(t, s, "fmt.Println(num.Big(-2, 3.5), num.Big(-2, -3), num.Small(4, -1))")
 	if err != nil || out != "3.5 1 -1\n" {
 		t.Errorf("got %q %v, want 3.5 1 -1", out, err)
+	}
+	// Imported and used in one cell (go-words, which no other test imports: the names are
+	// remembered for the process).
+	out, _, err = exec(t, s, "import \"example.com/go-words\"\nfmt.Println(words.Two)")
+	if err != nil || out != "two\n" {
+		t.Errorf("one cell: %q %v, want two", out, err)
+	}
+}
+
+// TestModuleNamedCmp: a module package named cmp, imported under its own name, is that
+// package in the cell (not the kernel's cmp), and its own import of the standard library's cmp
+// is the standard one; a cell of another session imports the standard cmp as before.
+func TestModuleNamedCmp(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/go-cmp/cmp\"\n)\nfmt.Println(cmp.Equal(1, 1), cmp.Order(1, 2))")
+	if err != nil || out != "true -1\n" {
+		t.Errorf("module cmp: %q %v", out, err)
+	}
+	std := newSession(t)
+	out, _, err = exec(t, std, "import (\n\t\"cmp\"\n\t\"fmt\"\n\t\"slices\"\n)\nx := []int{3, 1, 2}\nslices.Sort(x)\nfmt.Println(cmp.Compare(2, 1), x)")
+	if err != nil || out != "1 [1 2 3]\n" {
+		t.Errorf("the standard cmp and slices: %q %v", out, err)
+	}
+}
+
+// TestModuleTypeSwitch: a module's type switch on a non-empty interface with pointer cases
+// and a nil case takes the right case (written as a chain of assertions, as in a cell).
+func TestModuleTypeSwitch(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/shapes\"\n)\nfmt.Println(shapes.Name(&shapes.Square{S: 1}), shapes.Name(&shapes.Disc{R: 1}), shapes.Name(nil))")
+	if err != nil || out != "square disc none\n" {
+		t.Errorf("got %q %v, want square disc none", out, err)
 	}
 }
 
@@ -179,10 +226,15 @@ func readOnly(t *testing.T, root string) {
 	t.Cleanup(func() { modules.MakeWritable(root) })
 }
 
-// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path).
+// TestModuleLocal imports a package of the module beside the notebook (go.mod's module path),
+// and one of a module that go.mod replaces with a directory.
 func TestModuleLocal(t *testing.T) {
 	s, nbDir, _ := moduleSession(t)
-	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n")
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n\nrequire example.com/greet v1.0.0\n\nreplace example.com/mine => ../mine\n")
+	write(t, filepath.Join(nbDir, "..", "mine", "mine.go"), "package mine\n\n// Mine is not from the proxy.\nconst Mine = \"mine\"\n")
+	if out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"example.com/mine\"\n)\nfmt.Println(mine.Mine)"); err != nil || out != "mine\n" {
+		t.Errorf("replaced with a directory: %q %v", out, err)
+	}
 	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nimport \"example.com/greet\"\n\n// Twice says it twice.\nfunc Twice(s string) string { return greet.Hello(s) + \"; \" + greet.Hello(s) }\n")
 	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"di\"))")
 	if err != nil {
@@ -192,14 +244,59 @@ func TestModuleLocal(t *testing.T) {
 		t.Errorf("got %q, want %q (go.mod pins greet v1.0.0)", out, want)
 	}
 
-	// An edit is not picked up (the interpreter keeps the package); the cell says so.
-	write(t, filepath.Join(nbDir, "helper", "helper.go"), "package helper\n\nfunc Twice(s string) string { return s + s }\n")
-	r := newRecorder()
-	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"x\"))", r); err != nil {
-		t.Fatal(err)
+}
+
+// TestModuleLocalReload: importing a package beside the notebook again after an edit runs the
+// edit, in that cell and the later ones, and so does a package beside the notebook that uses
+// it; importing an unchanged one again checks nothing again.
+func TestModuleLocalReload(t *testing.T) {
+	s, nbDir, _ := moduleSession(t)
+	write(t, filepath.Join(nbDir, "go.mod"), "module course\n\ngo 1.21\n")
+	helper := filepath.Join(nbDir, "helper", "helper.go")
+	write(t, helper, "package helper\n\nfunc Twice(s string) string { return s + s }\n")
+	write(t, filepath.Join(nbDir, "app", "app.go"), "package app\n\nimport (\n\t\"strings\"\n\n\t\"course/helper\"\n)\n\nfunc Shout(s string) string { return strings.ToUpper(helper.Twice(s)) }\n")
+	out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"course/app\"\n\t\"course/helper\"\n)\nfmt.Println(helper.Twice(\"a\"), app.Shout(\"b\"))")
+	if err != nil || out != "aa BB\n" {
+		t.Fatalf("first import: %q %v", out, err)
 	}
-	if !strings.Contains(r.stderr(), "course/helper changed in") || !strings.Contains(r.stderr(), "restart the kernel") {
-		t.Errorf("stderr after an edit: %q", r.stderr())
+
+	// Unchanged: the cell imports nothing again.
+	checked := s.imp.imported["course/helper"].pkg
+	r := newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"c\"))", r); err != nil || r.stdout() != "cc\n" {
+		t.Fatalf("unchanged: %q %v", r.stdout(), err)
+	}
+	if s.imp.imported["course/helper"].pkg != checked || strings.Contains(r.stderr(), "changed") {
+		t.Errorf("an unchanged package was checked again (stderr %q)", r.stderr())
+	}
+
+	// Edited: the import runs the edit, and says so.
+	write(t, helper, "package helper\n\n// Twice joins two s with a dash.\nfunc Twice(s string) string { return s + \"-\" + s }\n")
+	r = newRecorder()
+	if _, err := s.Execute(context.Background(), "import \"course/helper\"\nfmt.Println(helper.Twice(\"d\"))", r); err != nil || r.stdout() != "d-d\n" {
+		t.Fatalf("after the edit: %q %v", r.stdout(), err)
+	}
+	if !strings.Contains(r.stderr(), "course/helper changed in") {
+		t.Errorf("stderr after the edit: %q", r.stderr())
+	}
+	// Later cells, and the package that imports it, run the edit too; inspection sees it.
+	out, _, err = exec(t, s, "x := helper.Twice(\"e\")\nfmt.Println(x, app.Shout(\"f\"))")
+	if err != nil || out != "e-e F-F\n" {
+		t.Errorf("a later cell: %q %v", out, err)
+	}
+	if d, ok := s.Inspect("helper.Twice", 8, 0); !ok || !strings.Contains(d["text/plain"].(string), "with a dash") {
+		t.Errorf("inspect after the edit: %v %v", d, ok)
+	}
+
+	// A second edit, with a new function, and an unchanged import after it.
+	write(t, helper, "package helper\n\nfunc Twice(s string) string { return s + \"+\" + s }\n\nfunc Thrice(s string) string { return s + s + s }\n\ntype Box struct{ S string }\n")
+	out, _, err = exec(t, s, "import \"course/helper\"\nfmt.Println(helper.Twice(\"g\"), helper.Thrice(\"h\"), app.Shout(\"i\"), x)")
+	if err != nil || out != "g+g hhh I+I e-e\n" {
+		t.Errorf("second edit: %q %v", out, err)
+	}
+	out, _, err = exec(t, s, "import \"course/helper\"\nb := helper.Box{S: helper.Twice(\"j\")}\nfmt.Println(b.S)")
+	if err != nil || out != "j+j\n" {
+		t.Errorf("unchanged after an edit: %q %v", out, err)
 	}
 }
 
@@ -213,6 +310,8 @@ func TestModuleErrors(t *testing.T) {
 		{"import \"example.com/asm\"", "add.go:4 uses assembly (func Add has no Go body)"},
 		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
 		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
+		{"import \"example.com/lookalike\"", "opts.go:14 uses a type switch telling apart ignore and validator, struct types of one structure (struct{core})"},
+		{"import \"example.com/causes\"", "causes.go:7 uses a type assertion to the interface causer from a value of type error, which the interpreter (yaegi v0.16.1) answers no where Go answers yes"},
 		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
 		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
 		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},

@@ -41,7 +41,6 @@ const (
 	dynamicCellVerb
 	printedInterface
 	unsafeHeader
-	shadowedPackageName
 	taggedSwitchBreak
 	mapElemCommaOK
 	typeParamCase
@@ -60,9 +59,6 @@ type refusal struct {
 }
 
 var refusals = [...]refusal{
-	shadowedPackageName: {"a module package named cmp, maps or slices under its own name",
-		"import of {1} as {2} (the interpreter's own {2} package takes that name in every cell, so {2}.X would not reach {1})",
-		"import it under another name: import go{2} \"{1}\""},
 	hiddenFields: {"a cell's struct with hidden fields, encoded or reflected",
 		"{1} of {2}, a cell's struct with an {3} (the interpreter builds cell structs with every field exported and none embedded, so {1} would not see what Go sees)",
 		"export the fields, name the embedded ones, or convert to a struct type with only exported fields"},

@@ -87,8 +87,6 @@ func (c *cellCtx) refuse() error {
 			case *ast.ImportSpec:
 				if path, _ := strconv.Unquote(n.Path.Value); path == "iter" {
 					fail(n.Pos(), iterPackage)
-				} else if name := importName(n); interpreterPackages[name] && path != name {
-					fail(n.Pos(), shadowedPackageName, path, name)
 				}
 			case *ast.RangeStmt:
 				c.loopGaps(n, n.Body, fail)

@@ -24,6 +24,7 @@ func (c *cellCtx) rewrite() {
 	for i := range c.pieces {
 		c.rewritePiece(&c.pieces[i])
 	}
+	c.rebindReloaded() // packages beside the notebook loaded again (reload.go)
 }
 
 func (c *cellCtx) rewritePiece(p *piece) {

@@ -138,6 +138,7 @@ func (c *cellCtx) evaluate(ctx context.Context, r *cellRun, ch *change) (trailin
 	for i := range pieces {
 		c.record(&pieces[i])
 	}
+	c.recordRebound()
 	c.commit(ch)
 	s.stateMu.Unlock()
 	if note := ch.report(); note != "" {

@@ -85,3 +85,16 @@ func (s *Session) dropCompiled() {
 	}
 	field(field(in, "universe").Elem(), "child").SetZero()
 }
+
+// importOnly makes the source package at path (one of sourcePackages, compiled from a string)
+// reachable only through an import, as any package is. yaegi v0.16.1 puts a package it
+// compiles from a string in its universe scope, where the name (cmp) wins over every file's
+// imports: a module package named cmp (github.com/google/go-cmp/cmp), imported under its own
+// name, was the kernel's cmp instead. The kernel takes the name out of the universe, and the
+// standard library's empty table for path out of the compiled packages (its functions are all
+// generic, which tables cannot hold), so that `import "cmp"` finds the source package.
+func (s *Session) importOnly(path string) {
+	in := reflect.ValueOf(s.in).Elem()
+	field(field(in, "universe").Elem(), "sym").SetMapIndex(reflect.ValueOf(path), reflect.Value{})
+	field(in, "binPkg").SetMapIndex(reflect.ValueOf(path), reflect.Value{})
+}

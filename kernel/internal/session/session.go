@@ -132,6 +132,7 @@ func New() (*Session, error) {
 		if _, err := s.in.Compile(src); err != nil {
 			return nil, fmt.Errorf("session: package %s: %w", path, err)
 		}
+		s.importOnly(path)
 	}
 	for i, src := range symbols.Preludes {
 		if _, err := s.Execute(context.Background(), src, discard{}); err != nil {
@@ -222,7 +223,7 @@ func (s *Session) prepare(name, code string, id int) (*cellCtx, error) {
 		return nil, syntaxError(err)
 	}
 	pieces = orderPieces(pieces)
-	s.staleLocalImports(pieces)
+	s.reloadStaleImports(pieces)
 	c := &cellCtx{s: s, name: name, src: code, id: id, pieces: pieces, sources: names}
 	if err := c.typecheck(); err != nil {
 		if w, ok := c.waitsFor(); ok {

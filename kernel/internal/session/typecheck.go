@@ -463,7 +463,7 @@ func (c *cellCtx) checkImports() map[string]string {
 		if p.kind == declPiece {
 			for _, sp := range p.file.Imports {
 				path, _ := strconv.Unquote(sp.Path.Value)
-				imports[importName(sp)] = path
+				imports[c.s.checkImportName(sp, path)] = path
 			}
 		}
 	}
@@ -471,6 +471,21 @@ func (c *cellCtx) checkImports() map[string]string {
 	delete(imports, ".")
 	c.imports = imports
 	return imports
+}
+
+// checkImportName is the name a cell's import is used under. A module package imported for the
+// first time is imported now, so that its package clause names it (github.com/dustin/go-humanize
+// is humanize) in the cell's other pieces too, which the check sees as other files.
+func (s *Session) checkImportName(sp *ast.ImportSpec, path string) string {
+	if sp.Name != nil {
+		return sp.Name.Name
+	}
+	if _, known := modulePackageNames.Load(path); !known && s.pkgNames[path] == "" && sourcePackages[path] == "" {
+		if pkg, err := s.imp.Import(path); err == nil && pkg != nil {
+			return pkg.Name()
+		}
+	}
+	return importName(sp)
 }
 
 // withImports is f with an import declaration of every package in imports that f does not

@@ -36,7 +36,11 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 	if x == nil || c.checked == nil {
 		return nil
 	}
-	it, ok := types.Unalias(c.typeOf(x)).Underlying().(*types.Interface)
+	xt := c.typeOf(x)
+	if xt == nil {
+		return nil // the check did not type it (a module file's check can stop short)
+	}
+	it, ok := types.Unalias(xt).Underlying().(*types.Interface)
 	if !ok || it.Empty() && !c.switchesOnTagged(s) {
 		return nil
 	}
@@ -202,4 +206,35 @@ func typeSwitchChainStmt(c *cellCtx, s ast.Stmt) ast.Stmt {
 		}
 	}
 	return s
+}
+
+// moduleTypeSwitches writes the type switches of a module file (info: its package's check) as
+// chains, as the pass does in a cell: go-cmp's options are interpreted structs in an Option
+// interface, and its switch on them fell through to "unknown option". It reports whether it
+// changed the file.
+func (s *Session) moduleTypeSwitches(f *ast.File, info *types.Info) bool {
+	c := &cellCtx{s: s, checked: &checkResult{info: info}}
+	changed := false
+	chain := func(list []ast.Stmt) {
+		for i, st := range list {
+			if ts, ok := st.(*ast.TypeSwitchStmt); ok {
+				if st := c.typeSwitchChain(ts); st != nil {
+					list[i] = st
+					changed = true
+				}
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			chain(n.List)
+		case *ast.CaseClause:
+			chain(n.Body)
+		case *ast.CommClause:
+			chain(n.Body)
+		}
+		return true
+	})
+	return changed
 }
