@@ -300,12 +300,12 @@ def test_walkthrough_notebook_is_graded(tmp_path, name):
             assert points_carol == p, message
 
 
-def test_03b_grade_counts_its_checks(tmp_path):
-    """Notebook 3b graded: its five checks (seven points) counted for the solutions, the blank, a
-    mistake in the forward alone, and the mask left out of the attention, which the block's and
-    the forward's checks, calling the attention, name as well."""
-    blank = json.loads((NOTEBOOKS / "03b-your-gpt2.ipynb").read_text())
-    solutions = cells_by_id(json.loads((NOTEBOOKS / "03b-your-gpt2-solutions.ipynb").read_text()))
+def grade_with_answers(tmp_path, name, students):
+    """Grades one submission per student of notebook name's blank: None leaves the blank as it
+    is, a dict {grade id: [(old, new), …]} fills every answer from the solutions with those
+    changes. Returns the grades {(student, exercise): (points, message)} and the report folder."""
+    blank = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    solutions = cells_by_id(json.loads((NOTEBOOKS / f"{name}-solutions.ipynb").read_text()))
 
     def answers(changes):
         nb = copy.deepcopy(blank)
@@ -316,22 +316,31 @@ def test_03b_grade_counts_its_checks(tmp_path):
                     cell["source"] = substitute(cell["source"], old, new)
         return nb
 
-    subs = {
-        "alice": answers({}),
-        "bob": blank,
-        "carol": answers({"forward-answer": [MISTAKES["forward"][0][1:3]]}),
-        "dan": answers({"attention-layer-answer": [MISTAKES["attention-layer"][3][1:3]]}),
-    }
     (tmp_path / "subs").mkdir()
-    for name, nb in subs.items():
-        (tmp_path / "subs" / f"{name}.ipynb").write_text(json.dumps(nb))
+    for student, changes in students.items():
+        nb = blank if changes is None else answers(changes)
+        (tmp_path / "subs" / f"{student}.ipynb").write_text(json.dumps(nb))
     out = tmp_path / "grades"
-    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / "03b-your-gpt2.ipynb"), "--out", str(out),
+    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / f"{name}.ipynb"), "--out", str(out),
                         "--timeout-cell", "60s", "--jobs", "2", *sorted(map(str, (tmp_path / "subs").glob("*.ipynb")))],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     with open(out / "grades.csv", newline="") as f:
         grades = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in csv.DictReader(f)}
+    return grades, out
+
+
+def test_03b_grade_counts_its_checks(tmp_path):
+    """Notebook 3b graded: its five checks (seven points) counted for the solutions, the blank, a
+    mistake in the forward alone, and the mask left out of the attention, which the block's and
+    the forward's checks, calling the attention, name as well."""
+    subs = {
+        "alice": {},
+        "bob": None,
+        "carol": {"forward-answer": [MISTAKES["forward"][0][1:3]]},
+        "dan": {"attention-layer-answer": [MISTAKES["attention-layer"][3][1:3]]},
+    }
+    grades, out = grade_with_answers(tmp_path, "03b-your-gpt2", subs)
     checks = ["embed", "attention-layer", "mlp", "block", "forward"]
     assert sorted({c for _, c in grades}) == sorted(checks)
     total = {s: sum(grades[s, c][0] for c in checks) for s in subs}
@@ -348,34 +357,13 @@ def test_03c_grade_counts_its_checks(tmp_path):
     the neighbouring head ablated."""
     if not (ROOT / "testdata" / "induction.safetensors").exists():
         pytest.skip("notebook 3c runs on the lesson model, testdata/induction.safetensors, which is absent")
-    blank = json.loads((NOTEBOOKS / "03c-induction-heads.ipynb").read_text())
-    solutions = cells_by_id(json.loads((NOTEBOOKS / "03c-induction-heads-solutions.ipynb").read_text()))
-
-    def answers(changes):
-        nb = copy.deepcopy(blank)
-        for gid, cell in cells_by_id(nb).items():
-            if cell["metadata"]["nbgrader"]["solution"]:
-                cell["source"] = "".join(solutions[gid]["source"])
-                for old, new in changes.get(gid, []):
-                    cell["source"] = substitute(cell["source"], old, new)
-        return nb
-
     subs = {
-        "alice": answers({}),
-        "bob": blank,
-        "carol": answers({"induction-score-answer": [MISTAKES["induction-score"][2][1:3]]}),
-        "dan": answers({"head-ablation-answer": [MISTAKES["head-ablation"][2][1:3]]}),
+        "alice": {},
+        "bob": None,
+        "carol": {"induction-score-answer": [MISTAKES["induction-score"][2][1:3]]},
+        "dan": {"head-ablation-answer": [MISTAKES["head-ablation"][2][1:3]]},
     }
-    (tmp_path / "subs").mkdir()
-    for name, nb in subs.items():
-        (tmp_path / "subs" / f"{name}.ipynb").write_text(json.dumps(nb))
-    out = tmp_path / "grades"
-    r = subprocess.run([BIN, "grade", "--against", str(NOTEBOOKS / "03c-induction-heads.ipynb"), "--out", str(out),
-                        "--timeout-cell", "60s", "--jobs", "2", *sorted(map(str, (tmp_path / "subs").glob("*.ipynb")))],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr
-    with open(out / "grades.csv", newline="") as f:
-        grades = {(row["student"], row["exercise"]): (float(row["points"]), row["message"]) for row in csv.DictReader(f)}
+    grades, out = grade_with_answers(tmp_path, "03c-induction-heads", subs)
     checks = ["previous-token-score", "induction-score", "head-ablation"]
     assert sorted({c for _, c in grades}) == sorted(checks)
     total = {s: sum(grades[s, c][0] for c in checks) for s in subs}
