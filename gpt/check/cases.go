@@ -29,25 +29,32 @@ var prompts = []string{
 	"func Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}",
 }
 
-var loaded struct {
+// onceModel opens the model at path() the first time a check asks for it, and hands out that
+// one model after.
+type onceModel struct {
+	path func() (string, error)
 	once sync.Once
 	m    *gpt.Model
 	tok  *tokenizer.Tokenizer
 	err  error
 }
 
-// shipped opens the shipped model once.
-func shipped() (*gpt.Model, *tokenizer.Tokenizer, error) {
-	loaded.once.Do(func() {
-		path, err := gpt.ShippedModelPath()
+func (o *onceModel) open() (*gpt.Model, *tokenizer.Tokenizer, error) {
+	o.once.Do(func() {
+		path, err := o.path()
 		if err != nil {
-			loaded.err = err
+			o.err = err
 			return
 		}
-		loaded.m, loaded.tok, loaded.err = gpt.Open(path)
+		o.m, o.tok, o.err = gpt.Open(path)
 	})
-	return loaded.m, loaded.tok, loaded.err
+	return o.m, o.tok, o.err
 }
+
+var shippedModel = &onceModel{path: gpt.ShippedModelPath}
+
+// shipped opens the shipped model once.
+func shipped() (*gpt.Model, *tokenizer.Tokenizer, error) { return shippedModel.open() }
 
 // pick is the case one check runs on.
 type pick struct {

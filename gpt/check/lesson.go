@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/gptnotes/gptnotes/gpt"
 	"github.com/gptnotes/gptnotes/tokenizer"
@@ -18,25 +17,10 @@ import (
 // generator seeded by the op's name: every call of a check runs on the same sequence, which
 // the notebook does not show.
 
-var lessonLoaded struct {
-	once sync.Once
-	m    *gpt.Model
-	tok  *tokenizer.Tokenizer
-	err  error
-}
+var lessonModel = &onceModel{path: gpt.LessonModelPath}
 
 // lesson opens the lesson model once.
-func lesson() (*gpt.Model, *tokenizer.Tokenizer, error) {
-	lessonLoaded.once.Do(func() {
-		path, err := gpt.LessonModelPath()
-		if err != nil {
-			lessonLoaded.err = err
-			return
-		}
-		lessonLoaded.m, lessonLoaded.tok, lessonLoaded.err = gpt.Open(path)
-	})
-	return lessonLoaded.m, lessonLoaded.tok, lessonLoaded.err
-}
+func lesson() (*gpt.Model, *tokenizer.Tokenizer, error) { return lessonModel.open() }
 
 // repeated is a check's case on the lesson model: ids = [BOS, r, r] with n tokens in r.
 type repeated struct {
