@@ -74,11 +74,11 @@ func runGrade(args []string) error {
 	opts.KernelReads = append([]string{exe}, modelFiles()...)
 	if opts.User != nil {
 		staged, err := stageKernelReads(&opts)
-		if err != nil {
-			return err
-		}
 		if staged != "" {
 			defer os.RemoveAll(staged)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: the kernels run as %[2]s; make it readable to %[2]s, or name another --user", err, opts.User.Name)
 		}
 	}
 	if err := grade.ConfineAvailable(); err != nil {
