@@ -2,6 +2,7 @@ package gpt
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -242,5 +243,47 @@ func BenchmarkFirstStepSmall(b *testing.B) {
 				b.ReportMetric(f/l, "first/median")
 			})
 		}
+	}
+}
+
+// BenchmarkRun256Small is a 256-token cached run of GPT-2 Small in each precision (a new
+// Generator, an 11-token prompt, 256 steps) with the garbage collections that landed in
+// it, what it allocated, and its median step:
+//
+//	go test -tags openblas -run '^$' -bench 'Run256Small' -benchtime 1x ./gpt/
+func BenchmarkRun256Small(b *testing.B) {
+	for _, p := range []Precision{FP32, BF16} {
+		b.Run(p.String(), func(b *testing.B) {
+			m := smallModel(b)
+			if p == BF16 {
+				m = smallModel16(b)
+			}
+			prompt := genPrompt(5, 11, Small.VocabSize)
+			var steps []time.Duration
+			var gcs, bytes uint64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				g, err := NewGenerator(m, prompt, Greedy, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for range 256 {
+					s, err := g.Step()
+					if err != nil {
+						b.Fatal(err)
+					}
+					steps = append(steps, s.Time)
+				}
+				runtime.ReadMemStats(&after)
+				gcs += uint64(after.NumGC - before.NumGC)
+				bytes += after.TotalAlloc - before.TotalAlloc
+			}
+			slices.Sort(steps)
+			b.ReportMetric(float64(gcs)/float64(b.N), "gc/run")
+			b.ReportMetric(float64(bytes)/float64(b.N)/1e6, "MB/run")
+			b.ReportMetric(1/steps[len(steps)/2].Seconds(), "median-tok/s")
+		})
 	}
 }
