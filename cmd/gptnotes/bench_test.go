@@ -22,6 +22,8 @@ func TestBenchTable(t *testing.T) {
 	for _, want := range []string{
 		"## ceilings, the better of the run's start and end (load ", "; at the end ", "| memory stream | ", "## shipped: ", "| model | prec | size | test | runs | t/s |",
 		"## roofline: shipped, fp32 products and attention over 16 positions (load ",
+		"## decode step stages: shipped, fp32, median of 32 steps after 12 positions (load ",
+		"## decode step stages: shipped, bf16, ", "| · blocks' products (4 a layer) | ", "| · the Generator's own work | ",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the table has no %q:\n%s", want, s)
@@ -40,12 +42,17 @@ func TestBenchTable(t *testing.T) {
 	if got := len(point.FindAllString(s, -1)); got != 12 {
 		t.Errorf("%d roofline points, want 12 (5 products, attention, 6 rows):\n%s", got, s)
 	}
+	// The forward over the whole block, against the FMA peak: a row and a point each.
+	fwd := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| fwd256 \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| FMA peak \| [0-9]+% \|$`)
+	if got := len(fwd.FindAllString(s, -1)); got != 2 {
+		t.Errorf("%d fwd256 rows, want 2:\n%s", got, s)
+	}
 }
 
 // TestBenchJSON checks --json: the ceilings, every row with its timings and bound, the load.
 func TestBenchJSON(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := runBench(append(benchArgs, "--json", "--points=false", "--precisions", "bf16"), &out, &errb); err != nil {
+	if err := runBench(append(benchArgs, "--json", "--points=false", "--forward=false", "--stages=false", "--precisions", "bf16"), &out, &errb); err != nil {
 		t.Fatalf("bench --json: %v\n%s", err, errb.String())
 	}
 	var r struct {
