@@ -118,6 +118,8 @@ type Generator struct {
 	tops    []Candidate // the next steps' Top lists, cut from one slab
 	stopped bool
 	checked bool
+
+	forwardTime time.Duration // the last step's forward, within its Time (MeasureDecodeStages)
 }
 
 // Step is one generated token and what it cost.
@@ -255,6 +257,7 @@ func (g *Generator) Step() (Step, error) {
 
 	var logits []float32
 	var err error
+	forwardBegan := time.Now()
 	switch {
 	case g.Cached:
 		logits, st.Forwarded, err = g.forwardCached(start)
@@ -268,6 +271,7 @@ func (g *Generator) Step() (Step, error) {
 		logits, err = g.lm.NextLogits(g.ids[start:])
 		st.Forwarded = n - start
 	}
+	g.forwardTime = time.Since(forwardBegan)
 	if err != nil {
 		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 )
@@ -203,5 +204,67 @@ func TestCacheGrowthKeepsPositions(t *testing.T) {
 	}
 	if cmp.FirstDiverge != 0 || cmp.MaxDiff > 1e-4 {
 		t.Errorf("cached vs uncached over 200 steps (the cache grew twice): first divergence %d, max |Δlogit| %.3g (want none, ≤ 1e-4)", cmp.FirstDiverge, cmp.MaxDiff)
+	}
+}
+
+// noCollectionConfig is allocConfig with room for a prompt and 256 generated tokens, so a
+// run never moves its window.
+var noCollectionConfig = Config{VocabSize: 4096, BlockSize: 512, Layers: 2, Heads: 2, Channels: 128}
+
+// A 256-token cached run starts no garbage collection once its prompt is in. What its 255
+// decode steps allocate is the cache as it doubles to 512 positions (slabs of 128, 256 and
+// 512 positions, under twice the last) and the history of the steps (their Steps, Top
+// lists and ids, some hundred kB): about a MB where the heap's goal, after a collection
+// just before, is twice the live heap (the models: over 8 MB). One step's garbage of the
+// old kind (some 21 kB a step) would have been over 5 MB. The test pins the collector's
+// settings (GOGC=100, no memory limit) while it runs.
+//
+// The first step, the prompt's forward, is not counted: the sgemm takes its packing
+// buffers from sync.Pools, and whether a pool hands back the slice a warm-up left depends
+// on which core's slot holds it (0.1 to 6.6 MB allocated in that step, seen here); the
+// test logs it.
+func TestNoCollectionIn256Steps(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	for _, p := range []Precision{FP32, BF16} {
+		t.Run(p.String(), func(t *testing.T) {
+			m := newTestModel(t, noCollectionConfig, 23)
+			size := 4
+			if p == BF16 {
+				m, size = m.WithPrecision(BF16), 2
+			}
+			prompt := genPrompt(23, 9, m.Config.VocabSize)
+			g, err := NewGenerator(m, prompt, Greedy, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var start, first, end runtime.MemStats
+			runtime.ReadMemStats(&start)
+			if _, err := g.Step(); err != nil { // the prompt's forward
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&first)
+			prefill := first.TotalAlloc - start.TotalAlloc
+			runtime.GC() // none due from the prompt, nor from earlier tests
+			runtime.ReadMemStats(&first)
+			for range 255 {
+				if _, err := g.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runtime.ReadMemStats(&end)
+			gcs, bytes := end.NumGC-first.NumGC, end.TotalAlloc-first.TotalAlloc
+			cache := uint64(2 * CacheBytes(noCollectionConfig, noCollectionConfig.BlockSize, size))
+			const history = 256 << 10
+			t.Logf("the prompt's step allocated %d bytes; 255 decode steps: %d garbage collections, %d bytes in %d allocations (the cache's slabs under %d); the heap %d, its goal %d",
+				prefill, gcs, bytes, end.Mallocs-first.Mallocs, cache, first.HeapAlloc, first.NextGC)
+			if gcs != 0 {
+				t.Errorf("%d garbage collections in the 255 decode steps of a 256-token run; they allocated %d bytes in %d allocations (the heap %d, its goal %d)",
+					gcs, bytes, end.Mallocs-first.Mallocs, first.HeapAlloc, first.NextGC)
+			}
+			if bytes > cache+history {
+				t.Errorf("255 decode steps allocated %d bytes, want at most the cache's slabs (%d) and %d for the history", bytes, cache, history)
+			}
+		})
 	}
 }

@@ -40,6 +40,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	testSeconds := fs.Float64("test-seconds", 5, "stop repeating a test once its runs took this long (it runs at least once)")
 	streamMB := fs.Int("stream-mb", 512, "MiB the memory probe reads (far more than the last-level cache)")
 	points := fs.Bool("points", true, "also time the forward's products and attention, the roofline's points")
+	stages := fs.Bool("stages", true, "also split a decode step of the first model into its stages, against the memory stream")
+	stageSteps := fs.Int("stage-steps", 32, "decode steps the stages are timed over (the median)")
+	forward := fs.Bool("forward", true, "also time a forward over each model's whole block, every position's logits (fwdN)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if err := fs.Parse(args); err != nil {
@@ -48,7 +51,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	o := bench.Options{Models: splitList(*models), Reps: *reps, TestSeconds: *testSeconds, StreamBytes: *streamMB << 20, Points: *points}
+	o := bench.Options{Models: splitList(*models), Reps: *reps, TestSeconds: *testSeconds, StreamBytes: *streamMB << 20, Points: *points,
+		Stages: *stages, StageSteps: *stageSteps, Forward: *forward}
 	var err error
 	if o.PP, err = intList("pp", *pp); err != nil {
 		return err

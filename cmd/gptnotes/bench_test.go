@@ -22,6 +22,8 @@ func TestBenchTable(t *testing.T) {
 	for _, want := range []string{
 		"## ceilings, the better of the run's start and end (load ", "; at the end ", "| memory stream | ", "## shipped: ", "| model | prec | size | test | runs | t/s |",
 		"## roofline: shipped, fp32 products and attention over 16 positions (load ",
+		"## decode step stages: shipped, fp32, median of 32 steps after 12 positions (load ",
+		"## decode step stages: shipped, bf16, ", "| · blocks' products (4 a layer) | ", "| · the Generator's own work | ",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the table has no %q:\n%s", want, s)
@@ -40,12 +42,17 @@ func TestBenchTable(t *testing.T) {
 	if got := len(point.FindAllString(s, -1)); got != 12 {
 		t.Errorf("%d roofline points, want 12 (5 products, attention, 6 rows):\n%s", got, s)
 	}
+	// The forward over the whole block, against the FMA peak: a row and a point each.
+	fwd := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| fwd256 \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| FMA peak \| [0-9]+% \|$`)
+	if got := len(fwd.FindAllString(s, -1)); got != 2 {
+		t.Errorf("%d fwd256 rows, want 2:\n%s", got, s)
+	}
 }
 
 // TestBenchJSON checks --json: the ceilings, every row with its timings and bound, the load.
 func TestBenchJSON(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := runBench(append(benchArgs, "--json", "--points=false", "--precisions", "bf16"), &out, &errb); err != nil {
+	if err := runBench(append(benchArgs, "--json", "--points=false", "--forward=false", "--stages=false", "--precisions", "bf16"), &out, &errb); err != nil {
 		t.Fatalf("bench --json: %v\n%s", err, errb.String())
 	}
 	var r struct {
@@ -90,11 +97,12 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
-// TestBenchTestSeconds checks that --test-seconds stops the repetitions: each test runs once.
+// TestBenchTestSeconds checks that --test-seconds stops the repetitions: each test runs once,
+// but the forward over the whole block, whose figure is a median of all of them.
 func TestBenchTestSeconds(t *testing.T) {
 	var out bytes.Buffer
 	args := []string{"--models", "shipped", "--precisions", "fp32", "--pp", "8", "--tg", "2", "--reps", "5",
-		"--test-seconds", "1e-9", "--stream-mb", "8", "--points=false", "--quiet", "--json"}
+		"--test-seconds", "1e-9", "--stream-mb", "8", "--points=false", "--stages=false", "--quiet", "--json"}
 	if err := runBench(args, &out, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +114,16 @@ func TestBenchTestSeconds(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Models) != 1 || len(r.Models[0].Rows) != 2 {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Models) != 1 || len(r.Models[0].Rows) != 3 {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	for _, row := range r.Models[0].Rows {
-		if len(row.RunSeconds) != 1 {
-			t.Errorf("%s: %d runs, want 1 (--reps 5 but --test-seconds 1e-9)", row.Test, len(row.RunSeconds))
+		want := 1
+		if row.Test == "fwd256" {
+			want = 5
+		}
+		if len(row.RunSeconds) != want {
+			t.Errorf("%s: %d runs, want %d (--reps 5 but --test-seconds 1e-9)", row.Test, len(row.RunSeconds), want)
 		}
 	}
 }

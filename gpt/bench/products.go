@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -78,8 +79,11 @@ func measureProducts(cfg gpt.Config, N, reps int, llc int) []Point {
 // has about the row's intensity), a pp row a prompt.
 func rowPoint(r Row) Point {
 	kind := "prompt"
-	if r.Test[:2] == "tg" {
+	switch {
+	case strings.HasPrefix(r.Test, "tg"):
 		kind = "decode step"
+	case strings.HasPrefix(r.Test, "fwd"):
+		kind = "forward"
 	}
 	return Point{Name: fmt.Sprintf("%s %s %s", kind, r.Precision, r.Test), Kind: kind, Roof: r.Roof}
 }

@@ -29,6 +29,15 @@ type Options struct {
 	// Points, when true, also times the forward's products and attention of the first model's
 	// shapes over its longest prompt, for the roofline (viz.Roofline).
 	Points bool
+	// Stages, when true, also splits a decode step of the first model, at each precision,
+	// into its stages (blocks, attention, LayerNorm, output layer, the Generator's own
+	// work), each against the memory stream; StageSteps is how many steps (default 32).
+	Stages     bool
+	StageSteps int
+	// Forward, when true, also times a forward over each model's whole block, the logits of
+	// every position (ForwardAll), as a row fwdN, its time the median of Reps: what a
+	// training or scoring pass does, against the FMA peak.
+	Forward bool
 	// Progress, if not nil, gets a line as each part starts.
 	Progress io.Writer
 }
@@ -55,17 +64,21 @@ func (o *Options) defaults() {
 	if o.StreamBytes <= 0 {
 		o.StreamBytes = 512 << 20
 	}
+	if o.StageSteps <= 0 {
+		o.StageSteps = 32
+	}
 }
 
 // Report is one run of the benchmark: the machine, its ceilings, every model's rows, and the
 // roofline's points.
 type Report struct {
-	Date     string   `json:"date"` // UTC, e.g. "2026-12-04 15:10"
-	Machine  Machine  `json:"machine"`
-	Ceilings Ceilings `json:"ceilings"`
-	Models   []Part   `json:"models"`
-	Roofline Part     `json:"roofline"` // the points' part; empty unless Options.Points
-	Seconds  float64  `json:"seconds"`  // the whole run
+	Date     string      `json:"date"` // UTC, e.g. "2026-12-04 15:10"
+	Machine  Machine     `json:"machine"`
+	Ceilings Ceilings    `json:"ceilings"`
+	Models   []Part      `json:"models"`
+	Stages   []StagePart `json:"stages,omitempty"` // a decode step's stages; with Options.Stages
+	Roofline Part        `json:"roofline"`         // the points' part; empty unless Options.Points
+	Seconds  float64     `json:"seconds"`          // the whole run
 }
 
 // A Part is one section of the run, headed by the load it started under.
@@ -107,7 +120,7 @@ func Run(o Options) (*Report, error) {
 		part := Part{Model: label, About: about, Load: Load()}
 		progress("%s: %s, load %v", label, about, part.Load)
 		for _, p := range o.Precisions {
-			rows, err := measureModel(m.WithPrecision(p), label, o.PP, o.TG, o.Reps, o.TestSeconds, llc)
+			rows, err := measureModel(m.WithPrecision(p), label, o.PP, o.TG, o.Reps, o.TestSeconds, llc, o.Forward)
 			if err != nil {
 				return nil, err
 			}
@@ -115,6 +128,22 @@ func Run(o Options) (*Report, error) {
 		}
 		part.Seconds = time.Since(t0).Seconds()
 		r.Models = append(r.Models, part)
+	}
+
+	if o.Stages && firstModel != nil {
+		for _, p := range o.Precisions {
+			m := firstModel.WithPrecision(p)
+			steps := min(o.StageSteps, m.Config.BlockSize-stageContext)
+			sp := StagePart{Model: r.Models[0].Model, Load: Load(), InLLC: llc > 0 && m.WeightBytes() <= llc}
+			progress("stages: %s %v, %d steps, load %v", sp.Model, p, steps, sp.Load)
+			t0 := time.Now()
+			d, err := gpt.MeasureDecodeStages(m, stageContext, steps)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s %v: %w", sp.Model, p, err)
+			}
+			sp.Stages, sp.Seconds = d, time.Since(t0).Seconds()
+			r.Stages = append(r.Stages, sp)
+		}
 	}
 
 	if o.Points && firstModel != nil {
@@ -214,6 +243,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 				row.GFLOPs(), row.GBs(), row.Bound, percent(row.Fraction))
 		}
 	}
+	for _, p := range r.Stages {
+		writeStages(&b, p, c.StreamGBs)
+	}
 	if p := r.Roofline; len(p.Points) > 0 {
 		fmt.Fprintf(&b, "\n## roofline: %s, %s (load %s; %.0f s)\n\n", p.Model, p.About, loadString(p.Load), p.Seconds)
 		fmt.Fprintf(&b, "| step | FLOP/byte | GFLOP/s | bound | of bound |\n|---|---:|---:|---|---:|\n")
@@ -223,7 +255,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\nbound: the roofline's min(FMA peak, FLOP/byte × stream); bytes are the least a step must move\n"+
 		"(its weights, cache, inputs and outputs); a model whose weights and cache fit in the last-level\n"+
-		"cache is not bound by the memory stream, which is DRAM's. %.0f s in all.\n", r.Seconds)
+		"cache is not bound by the memory stream, which is DRAM's. fwdN: a forward over N positions with\n"+
+		"the logits of all, its time the median of the runs; the other rows' the mean. %.0f s in all.\n", r.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gptnotes/gptnotes/gpt"
@@ -40,6 +42,17 @@ func promptCost(cfg gpt.Config, p gpt.Precision, T int) (flops, bytes float64) {
 	return flops, bytes
 }
 
+// forwardCost is a forward over N positions with the logits of all of them (ForwardAll): the
+// blocks' products, causal attention, and the output layer on every row; it reads the
+// weights once and writes the N×V logits.
+func forwardCost(cfg gpt.Config, p gpt.Precision, N int) (flops, bytes float64) {
+	C, L, V := float64(cfg.Channels), float64(cfg.Layers), float64(cfg.VocabSize)
+	t := float64(N)
+	flops = 2*t*L*12*C*C + L*2*C*t*(t+1) + 2*t*V*C
+	bytes = float64(weightBytes(cfg, p)) + 4*t*V
+	return flops, bytes
+}
+
 // decodeCost is n cached steps from an empty cache: step s (context s+1) does one row of every
 // product and attends over s+1 cached positions; it reads every weight and the cache so far.
 func decodeCost(cfg gpt.Config, p gpt.Precision, n int) (flops, bytes float64) {
@@ -67,8 +80,10 @@ func elemBytes(p gpt.Precision) float64 {
 
 // measureModel times every test of pp and tg on m, reps times each after a warm-up forward
 // of the longest prompt, or fewer once a test's runs have taken maxSeconds; sizes past the model's context are skipped. name labels the rows;
-// a row is InLLC when the weights and the cache at its end fit in llc bytes.
-func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, maxSeconds float64, llc int) ([]Row, error) {
+// a row is InLLC when the weights and the cache at its end fit in llc bytes. With forward,
+// a row fwdN times a forward over the whole block, the logits of every position, reps times
+// whatever they take (its figure is their median).
+func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, maxSeconds float64, llc int, forward bool) ([]Row, error) {
 	cfg := m.Config
 	rng := rand.New(rand.NewPCG(7, 7))
 	ids := make([]int, cfg.BlockSize)
@@ -89,7 +104,8 @@ func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, maxSeconds 
 	add := func(test string, n int, flops, bytes float64, run func() error) error {
 		r := Row{Model: name, Precision: m.Precision.String(), Params: gpt.Count(cfg).Tied,
 			WeightBytes: weightBytes(cfg, m.Precision), Test: test, Tokens: n}
-		for k, spent := 0, 0.0; k < reps && (k == 0 || spent < maxSeconds); k++ {
+		everyRep := strings.HasPrefix(test, "fwd") // a median of reps, however long they take
+		for k, spent := 0, 0.0; k < reps && (k == 0 || everyRep || spent < maxSeconds); k++ {
 			cache.Reset()
 			start := time.Now()
 			if err := run(); err != nil {
@@ -117,6 +133,23 @@ func measureModel(m *gpt.Model, name string, pp, tg []int, reps int, maxSeconds 
 		if err != nil {
 			return nil, err
 		}
+	}
+	if forward {
+		N := cfg.BlockSize
+		flops, bytes := forwardCost(cfg, m.Precision, N)
+		if _, err := m.ForwardAll([][]int{ids}); err != nil { // its buffers, once
+			return nil, fmt.Errorf("bench: %s fwd%d warm-up: %w", name, N, err)
+		}
+		err := add(fmt.Sprintf("fwd%d", N), N, flops, bytes, func() error {
+			_, err := m.ForwardAll([][]int{ids})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		r := &rows[len(rows)-1] // the median run, as the figure
+		r.Seconds = median(r.RunSeconds)
+		r.TokensPerSec = float64(N) / r.Seconds
 	}
 	for _, n := range tg {
 		if n > cfg.BlockSize || n < 1 {
@@ -153,6 +186,13 @@ func rateStats(n int, seconds []float64) (meanRate, sd float64) {
 		ss += (r - meanRate) * (r - meanRate)
 	}
 	return meanRate, math.Sqrt(ss / float64(len(rates)-1))
+}
+
+// median is the middle of xs (the upper one of an even count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func mean(xs []float64) float64 {

@@ -21,13 +21,14 @@ func init() {
 		"Run":             reflect.ValueOf(bench.Run),
 
 		// type definitions
-		"Ceilings": reflect.ValueOf((*bench.Ceilings)(nil)),
-		"Machine":  reflect.ValueOf((*bench.Machine)(nil)),
-		"Options":  reflect.ValueOf((*bench.Options)(nil)),
-		"Part":     reflect.ValueOf((*bench.Part)(nil)),
-		"Point":    reflect.ValueOf((*bench.Point)(nil)),
-		"Report":   reflect.ValueOf((*bench.Report)(nil)),
-		"Roof":     reflect.ValueOf((*bench.Roof)(nil)),
-		"Row":      reflect.ValueOf((*bench.Row)(nil)),
+		"Ceilings":  reflect.ValueOf((*bench.Ceilings)(nil)),
+		"Machine":   reflect.ValueOf((*bench.Machine)(nil)),
+		"Options":   reflect.ValueOf((*bench.Options)(nil)),
+		"Part":      reflect.ValueOf((*bench.Part)(nil)),
+		"Point":     reflect.ValueOf((*bench.Point)(nil)),
+		"Report":    reflect.ValueOf((*bench.Report)(nil)),
+		"Roof":      reflect.ValueOf((*bench.Roof)(nil)),
+		"Row":       reflect.ValueOf((*bench.Row)(nil)),
+		"StagePart": reflect.ValueOf((*bench.StagePart)(nil)),
 	}
 }
