@@ -354,9 +354,23 @@ func splitBlocked(pieces []piece) []piece {
 			out = append(out, p)
 			continue
 		}
+		// Bound: a declaration that uses such a variable, or (again and again) one that uses a
+		// bound declaration: ExamplePool calls Log, which uses the variable bufPool.
+		blocked, isBound := maps.Clone(declared), make([]bool, len(p.file.Decls))
+		for changed := true; changed; {
+			changed = false
+			for i, d := range p.file.Decls {
+				if !isBound[i] && usesIn(d, blocked) {
+					isBound[i], changed = true, true
+					for _, k := range declKeys(d) {
+						blocked[k] = true
+					}
+				}
+			}
+		}
 		var free, bound []ast.Decl
-		for _, d := range p.file.Decls {
-			if usesIn(d, declared) {
+		for i, d := range p.file.Decls {
+			if isBound[i] {
 				bound = append(bound, d)
 			} else {
 				free = append(free, d)
