@@ -46,8 +46,9 @@ const (
 	typeParamCase
 	typeParamCompare
 	memStats
+	lookalikeStruct
 
-	lastConstruct = memStats // (a new construct goes before this line, and becomes it)
+	lastConstruct = lookalikeStruct // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -155,6 +156,9 @@ var refusals = [...]refusal{
 	memStats: {"runtime.ReadMemStats",
 		"runtime.ReadMemStats (in a cell, the figures count the interpreter's own allocations and what its frames keep alive, so they are not the program's)",
 		"measure memory from outside the kernel (its process's resident set), or in a compiled program"},
+	lookalikeStruct: {"a type assertion to a struct type with a look-alike",
+		"{1}: the interpreter cannot tell {2} from {3}, struct types of one structure ({4}), so a {3} held in a value of type {5} would pass as a {2}",
+		"give the types different fields (or field names), or tell the values apart by a method of an interface that each type implements its own way"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

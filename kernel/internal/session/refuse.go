@@ -68,6 +68,7 @@ func (c *cellCtx) refuse() error {
 			if id, ok := n.(*ast.Ident); ok && c.usesObject(id, "runtime", "ReadMemStats") {
 				fail(id.Pos(), memStats)
 			}
+			c.refuseLookalikes(n, fail)
 			switch n := n.(type) {
 			case *ast.BinaryExpr:
 				if tp, v := c.typeParamComparison(n); tp != "" {

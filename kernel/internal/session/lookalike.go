@@ -1,0 +1,250 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+)
+
+// Look-alike struct types: yaegi v0.16.1 builds an interpreted struct type as the reflect struct
+// of its fields (reflect.StructOf), and a named type it interprets (a struct, a named number) as
+// the reflect type of its structure. So `type A struct{ X int }` and `type B struct{ X int }` are
+// one type to it once a value is in an interface: x.(A) holds for a B, a type switch takes the
+// first of them for either, and so do pointers to them and slices, maps and arrays of them
+// (x.(*A), x.([]A)). Nothing the kernel could write into the types would keep fmt's output, the
+// reflect fields and the encoders as Go has them, so such an assertion is refused: in a cell
+// (lookalikeAssertion, refusals.go's lookalikeStruct) and in a module package
+// (modulerefuse.go).
+
+// sameToInterpreter reports whether the interpreter builds a and b as one type: their
+// structures are identical once each named type it interprets (interpreted reports which) is
+// read as its underlying type. Types of compiled packages keep their names, as reflect does.
+func sameToInterpreter(a, b types.Type, interpreted func(*types.Named) bool) bool {
+	seen := map[[2]types.Type]bool{}
+	var same func(a, b types.Type) bool
+	same = func(a, b types.Type) bool {
+		a, b = types.Unalias(a), types.Unalias(b)
+		if seen[[2]types.Type{a, b}] {
+			return true // a recursive type, compared again inside itself
+		}
+		seen[[2]types.Type{a, b}] = true
+		if n, ok := a.(*types.Named); ok && interpreted(n) {
+			a = n.Underlying()
+		}
+		if n, ok := b.(*types.Named); ok && interpreted(n) {
+			b = n.Underlying()
+		}
+		switch a := a.(type) {
+		case *types.Pointer:
+			b, ok := b.(*types.Pointer)
+			return ok && same(a.Elem(), b.Elem())
+		case *types.Slice:
+			b, ok := b.(*types.Slice)
+			return ok && same(a.Elem(), b.Elem())
+		case *types.Array:
+			b, ok := b.(*types.Array)
+			return ok && a.Len() == b.Len() && same(a.Elem(), b.Elem())
+		case *types.Map:
+			b, ok := b.(*types.Map)
+			return ok && same(a.Key(), b.Key()) && same(a.Elem(), b.Elem())
+		case *types.Chan:
+			b, ok := b.(*types.Chan)
+			return ok && a.Dir() == b.Dir() && same(a.Elem(), b.Elem())
+		case *types.Struct:
+			b, ok := b.(*types.Struct)
+			if !ok || a.NumFields() != b.NumFields() {
+				return false
+			}
+			for i := range a.NumFields() {
+				fa, fb := a.Field(i), b.Field(i)
+				if fa.Name() != fb.Name() || fa.Embedded() != fb.Embedded() || a.Tag(i) != b.Tag(i) || !same(fa.Type(), fb.Type()) {
+					return false
+				}
+			}
+			return true
+		}
+		return types.Identical(a, b)
+	}
+	return same(a, b)
+}
+
+// lookalikeOf is a named struct type among structs that the interpreter cannot tell from a
+// named struct type that target names (target is that type, a pointer to it, or, when the
+// interface asserted from has no methods, a slice, array, map or unnamed struct holding it),
+// and that a value of the interface from may hold in its place: the type target names, the
+// look-alike, and whether there is one.
+func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Named, interpreted func(*types.Named) bool) (named, lookalike *types.Named, found bool) {
+	target = types.Unalias(target)
+	holds := func(t types.Type) bool { return types.Implements(t, from) }
+	find := func(a *types.Named, wrap func(*types.Named) types.Type) bool {
+		for _, b := range structs {
+			if !sameDecl(a, b) && holds(wrap(b)) && sameToInterpreter(a, b, interpreted) {
+				named, lookalike, found = a, b, true
+				return true
+			}
+		}
+		return false
+	}
+	isStruct := func(t types.Type) (*types.Named, bool) {
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || !interpreted(n) || n.TypeParams().Len() > 0 {
+			return nil, false
+		}
+		_, ok = n.Underlying().(*types.Struct)
+		return n, ok
+	}
+	if a, ok := isStruct(target); ok {
+		find(a, func(b *types.Named) types.Type { return b })
+		return
+	}
+	if p, ok := target.(*types.Pointer); ok {
+		if a, ok := isStruct(p.Elem()); ok {
+			find(a, func(b *types.Named) types.Type { return types.NewPointer(b) })
+			return
+		}
+	}
+	if _, isNamed := target.(*types.Named); isNamed || !from.Empty() {
+		return // an unnamed composite has no methods: only an empty interface holds it
+	}
+	any := func(*types.Named) types.Type { return types.NewInterfaceType(nil, nil) }
+	var walk func(t types.Type, depth int) bool
+	walk = func(t types.Type, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		if a, ok := isStruct(t); ok {
+			return find(a, any)
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Pointer:
+			return walk(t.Elem(), depth+1)
+		case *types.Slice:
+			return walk(t.Elem(), depth+1)
+		case *types.Array:
+			return walk(t.Elem(), depth+1)
+		case *types.Chan:
+			return walk(t.Elem(), depth+1)
+		case *types.Map:
+			return walk(t.Key(), depth+1) || walk(t.Elem(), depth+1)
+		case *types.Struct:
+			for i := range t.NumFields() {
+				if walk(t.Field(i).Type(), depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(target, 0)
+	return
+}
+
+// sameDecl reports whether a and b are one declaration's type: a cell is checked piece by piece
+// and then whole, and each check makes its own objects.
+func sameDecl(a, b *types.Named) bool {
+	return a == b || a.Obj().Pos() == b.Obj().Pos() && a.Obj().Name() == b.Obj().Name()
+}
+
+// cellStructs are the named struct types a cell's value may have: the session's (the package
+// scope of the last check), then the ones the cell declares inside its functions, in order.
+func (c *cellCtx) cellStructs() []*types.Named {
+	var out []*types.Named
+	add := func(obj types.Object) {
+		tn, ok := obj.(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			return
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			return
+		}
+		if _, ok := n.Underlying().(*types.Struct); !ok {
+			return
+		}
+		for _, m := range out {
+			if sameDecl(m, n) {
+				return
+			}
+		}
+		out = append(out, n)
+	}
+	scope := c.checked.pkg.Scope()
+	names := scope.Names()
+	sort.Strings(names)
+	for _, name := range names {
+		add(scope.Lookup(name))
+	}
+	var local []types.Object
+	for id, obj := range c.checked.info.Defs {
+		if obj != nil && obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() && obj.Parent() != nil {
+			if _, ok := obj.(*types.TypeName); ok && id.Name != "_" {
+				local = append(local, obj)
+			}
+		}
+	}
+	sort.Slice(local, func(i, j int) bool { return local[i].Pos() < local[j].Pos() })
+	for _, obj := range local {
+		add(obj)
+	}
+	return out
+}
+
+// interpretedType reports whether the interpreter builds n from source: a cell's type or a
+// module package's.
+func interpretedType(n *types.Named) bool {
+	p := n.Obj().Pkg()
+	return p != nil && isSourcePackage(p.Path(), "main")
+}
+
+// lookalikeAssertion finds, for a type assertion or type switch case to target from a value x,
+// a look-alike of the struct type target names that x may hold (lookalikeOf): what to refuse
+// (refusals.go's lookalikeStruct), nil when there is none.
+func (c *cellCtx) lookalikeAssertion(x, target ast.Expr, what string) []string {
+	if c.checked == nil || c.checked.pkg == nil || isNilIdent(target) {
+		return nil
+	}
+	xt, tt := c.typeOf(x), c.typeOf(target)
+	if xt == nil || tt == nil {
+		return nil
+	}
+	from, ok := xt.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if c.structs == nil {
+		c.structs = c.cellStructs()
+	}
+	a, b, found := lookalikeOf(tt, from, c.structs, interpretedType)
+	if !found {
+		return nil
+	}
+	return []string{fmt.Sprintf(what, types.ExprString(target)), a.Obj().Name(), b.Obj().Name(),
+		types.TypeString(a.Underlying(), cellQualifier), types.TypeString(xt, cellQualifier)}
+}
+
+// refuseLookalikes is refuse's step for look-alike struct types: each type assertion, and each
+// case of a type switch, to a type the interpreter cannot tell from another the value may hold.
+func (c *cellCtx) refuseLookalikes(n ast.Node, fail func(token.Pos, construct, ...string)) {
+	switch n := n.(type) {
+	case *ast.TypeAssertExpr:
+		if n.Type != nil {
+			if found := c.lookalikeAssertion(n.X, n.Type, "a type assertion to %s"); found != nil {
+				fail(n.Lparen, lookalikeStruct, found...)
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		x := typeSwitchSubject(n)
+		if x == nil {
+			return
+		}
+		for _, cc := range n.Body.List {
+			for _, t := range cc.(*ast.CaseClause).List {
+				if found := c.lookalikeAssertion(x, t, "case %s of a type switch"); found != nil {
+					fail(t.Pos(), lookalikeStruct, found...)
+				}
+			}
+		}
+	}
+}
