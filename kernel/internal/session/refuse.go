@@ -131,6 +131,8 @@ func (c *cellCtx) refuse() error {
 					fail(n.Switch, typeParamCase, tp)
 				} else if t := c.taggedCase(n); t != "" && switchBreaks(n) {
 					fail(n.Switch, taggedSwitchBreak, t)
+				} else if t := c.structCase(n); t != "" && x != nil && emptyInterface(c.typeOf(x)) && switchBreaks(n) {
+					fail(n.Switch, structSwitchBreak, t)
 				} else if x != nil {
 					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {
