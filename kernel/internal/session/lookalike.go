@@ -71,16 +71,24 @@ func sameToInterpreter(a, b types.Type, interpreted func(*types.Named) bool) boo
 }
 
 // lookalikeOf is a named struct type among structs that the interpreter cannot tell from a
-// named struct type that target names (target is that type, a pointer to it, or, when the
-// interface asserted from has no methods, a slice, array, map or unnamed struct holding it),
-// and that a value of the interface from may hold in its place: the type target names, the
-// look-alike, and whether there is one.
+// named struct type that target names, and that a value of the interface from may hold in its
+// place: the type target names, the look-alike, and whether there is one. Target is that type,
+// a pointer to it, or, when from has no methods, a slice, array, map or unnamed struct holding
+// it. yaegi asserts a value in an interface by reflect's assignability (canAssertTypes), and its
+// struct types have no names: so a compiled struct type (image.Point) and an interpreted one of
+// its structure pass for each other too, though only as values (*image.Point is not assignable
+// to a pointer to the interpreter's struct).
 func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Named, interpreted func(*types.Named) bool) (named, lookalike *types.Named, found bool) {
 	target = types.Unalias(target)
 	holds := func(t types.Type) bool { return types.Implements(t, from) }
-	find := func(a *types.Named, wrap func(*types.Named) types.Type) bool {
+	// find looks for a look-alike b of a whose wrap(b) from may hold; compiled says whether
+	// one of them may be a compiled type.
+	find := func(a *types.Named, wrap func(*types.Named) types.Type, compiled bool) bool {
 		for _, b := range structs {
-			if !sameDecl(a, b) && holds(wrap(b)) && sameToInterpreter(a, b, interpreted) {
+			if sameDecl(a, b) || !interpreted(a) && !interpreted(b) || !compiled && (!interpreted(a) || !interpreted(b)) {
+				continue
+			}
+			if holds(wrap(b)) && sameToInterpreter(a.Underlying(), b.Underlying(), interpreted) {
 				named, lookalike, found = a, b, true
 				return true
 			}
@@ -89,19 +97,19 @@ func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Name
 	}
 	isStruct := func(t types.Type) (*types.Named, bool) {
 		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || !interpreted(n) || n.TypeParams().Len() > 0 {
+		if !ok || n.TypeParams().Len() > 0 {
 			return nil, false
 		}
 		_, ok = n.Underlying().(*types.Struct)
 		return n, ok
 	}
 	if a, ok := isStruct(target); ok {
-		find(a, func(b *types.Named) types.Type { return b })
+		find(a, func(b *types.Named) types.Type { return b }, true)
 		return
 	}
 	if p, ok := target.(*types.Pointer); ok {
 		if a, ok := isStruct(p.Elem()); ok {
-			find(a, func(b *types.Named) types.Type { return types.NewPointer(b) })
+			find(a, func(b *types.Named) types.Type { return types.NewPointer(b) }, false)
 			return
 		}
 	}
@@ -115,7 +123,7 @@ func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Name
 			return false
 		}
 		if a, ok := isStruct(t); ok {
-			return find(a, any)
+			return find(a, any, false)
 		}
 		switch t := types.Unalias(t).(type) {
 		case *types.Pointer:
@@ -148,7 +156,8 @@ func sameDecl(a, b *types.Named) bool {
 }
 
 // cellStructs are the named struct types a cell's value may have: the session's (the package
-// scope of the last check), then the ones the cell declares inside its functions, in order.
+// scope of the last check), the ones the cell declares inside its functions, in order, and the
+// exported ones of the compiled packages the session imports.
 func (c *cellCtx) cellStructs() []*types.Named {
 	var out []*types.Named
 	add := func(obj types.Object) {
@@ -188,6 +197,16 @@ func (c *cellCtx) cellStructs() []*types.Named {
 	for _, obj := range local {
 		add(obj)
 	}
+	for _, p := range c.checked.pkg.Imports() { // compiled packages' exported struct types
+		if isSourcePackage(p.Path(), "main") {
+			continue
+		}
+		for _, name := range p.Scope().Names() {
+			if obj := p.Scope().Lookup(name); obj.Exported() {
+				add(obj)
+			}
+		}
+	}
 	return out
 }
 
@@ -220,7 +239,7 @@ func (c *cellCtx) lookalikeAssertion(x, target ast.Expr, what string) []string {
 	if !found {
 		return nil
 	}
-	return []string{fmt.Sprintf(what, types.ExprString(target)), a.Obj().Name(), b.Obj().Name(),
+	return []string{fmt.Sprintf(what, types.ExprString(target)), types.TypeString(a, cellQualifier), types.TypeString(b, cellQualifier),
 		types.TypeString(a.Underlying(), cellQualifier), types.TypeString(xt, cellQualifier)}
 }
 

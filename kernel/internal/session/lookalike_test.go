@@ -13,20 +13,22 @@ import (
 // assertion or case, naming both types.
 func TestLookalikeStructs(t *testing.T) {
 	cases := []struct{ name, cell, pos, target, other string }{
-		{"assertion", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:5:12", "A", "B"},
-		{"switch", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nswitch x.(type) {\ncase A:\n\tfmt.Println(\"A\")\ncase B:\n\tfmt.Println(\"B\")\n}", "cell:6:6", "A", "B"},
-		{"switch binding", "type A struct{ X int }\ntype B struct{ X int }\nfunc kind(x any) string {\n\tswitch v := x.(type) {\n\tcase B:\n\t\treturn \"B\"\n\tcase A:\n\t\treturn \"A\"\n\tdefault:\n\t\t_ = v\n\t}\n\treturn \"\"\n}\nfmt.Println(kind(A{1}))", "cell:6:7", "B", "A"},
-		{"pointer", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = &B{1}\n_, ok := x.(*A)\nfmt.Println(ok)", "cell:5:12", "A", "B"},
-		{"empty structs", "type Stop struct{}\ntype Go struct{}\nvar x any = Go{}\n_, ok := x.(Stop)\nfmt.Println(ok)", "cell:5:12", "Stop", "Go"},
-		{"named field", "type C float64\ntype A struct{ T C }\ntype B struct{ T float64 }\nvar x any = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:6:12", "A", "B"},
-		{"interface with methods", "type I interface{ M() }\ntype A struct{ X int }\nfunc (A) M() {}\ntype B struct{ X int }\nfunc (B) M() {}\nvar x I = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:8:12", "A", "B"},
-		{"slice", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = []B{{1}}\n_, ok := x.([]A)\nfmt.Println(ok)", "cell:5:12", "A", "B"},
-		{"local type", "type B struct{ X int }\nfunc f() any {\n\ttype A struct{ X int }\n\treturn A{1}\n}\n_, ok := f().(B)\nfmt.Println(ok)", "cell:7:14", "B", "A"},
+		{"assertion", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:9:12", "A", "B"},
+		{"switch", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nswitch x.(type) {\ncase A:\n\tfmt.Println(\"A\")\ncase B:\n\tfmt.Println(\"B\")\n}", "cell:10:6", "A", "B"},
+		{"switch binding", "type A struct{ X int }\ntype B struct{ X int }\nfunc kind(x any) string {\n\tswitch v := x.(type) {\n\tcase B:\n\t\treturn \"B\"\n\tcase A:\n\t\treturn \"A\"\n\tdefault:\n\t\t_ = v\n\t}\n\treturn \"\"\n}\nfmt.Println(kind(A{1}))", "cell:10:7", "B", "A"},
+		{"pointer", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = &B{1}\n_, ok := x.(*A)\nfmt.Println(ok)", "cell:9:12", "A", "B"},
+		{"empty structs", "type Stop struct{}\ntype Go struct{}\nvar x any = Go{}\n_, ok := x.(Stop)\nfmt.Println(ok)", "cell:9:12", "Stop", "Go"},
+		{"named field", "type C float64\ntype A struct{ T C }\ntype B struct{ T float64 }\nvar x any = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:10:12", "A", "B"},
+		{"interface with methods", "type I interface{ M() }\ntype A struct{ X int }\nfunc (A) M() {}\ntype B struct{ X int }\nfunc (B) M() {}\nvar x I = B{1}\n_, ok := x.(A)\nfmt.Println(ok)", "cell:12:12", "A", "B"},
+		{"slice", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = []B{{1}}\n_, ok := x.([]A)\nfmt.Println(ok)", "cell:9:12", "A", "B"},
+		{"compiled look-alike", "type P struct{ X, Y int }\nvar x any = image.Point{1, 2}\n_, ok := x.(P)\nfmt.Println(ok)", "cell:8:12", "P", "image.Point"},
+		{"compiled target", "type P struct{ X, Y int }\nvar x any = P{1, 2}\n_, ok := x.(image.Point)\nfmt.Println(ok)", "cell:8:12", "image.Point", "P"},
+		{"local type", "type B struct{ X int }\nfunc f() any {\n\ttype A struct{ X int }\n\treturn A{1}\n}\n_, ok := f().(B)\nfmt.Println(ok)", "cell:11:14", "B", "A"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSession(t)
-			out, _, err := exec(t, s, "import \"fmt\"\n"+c.cell)
+			out, _, err := exec(t, s, "import (\n\t\"fmt\"\n\t\"image\"\n)\n_ = image.Point{}\n"+c.cell)
 			var ce *CellError
 			if !errors.As(err, &ce) || ce.Name != "Unsupported" {
 				t.Fatalf("got stdout %q, error %v; want Unsupported", out, err)
@@ -67,6 +69,8 @@ func TestLookalikeUnambiguous(t *testing.T) {
 			"{1} true 1\n{0} false -2\n"},
 		{"compiled struct", "var x any = image.Point{1, 2}\np, ok := x.(image.Point)\nfmt.Println(p, ok)",
 			"(1,2) true\n"},
+		{"pointer to a compiled look-alike", "type P struct{ X, Y int }\nvar x any = &image.Point{1, 2}\n_, ok := x.(*P)\np, ok2 := x.(*image.Point)\nfmt.Println(ok, *p, ok2)",
+			"false (1,2) true\n"},
 		{"pointers of distinct shapes", "type A struct{ X int }\ntype B struct{ X string }\nvar x any = &B{\"b\"}\n_, ok := x.(*A)\nb, ok2 := x.(*B)\nfmt.Println(ok, b.X, ok2)",
 			"false b true\n"},
 	}
