@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 )
 
 // Look-alike struct types: yaegi v0.16.1 builds an interpreted struct type as the reflect struct
@@ -210,6 +211,44 @@ func (c *cellCtx) cellStructs() []*types.Named {
 	return out
 }
 
+// lookalikeStructs is cellStructs, worked out once per cell.
+func (c *cellCtx) lookalikeStructs() []*types.Named {
+	if c.structs == nil {
+		c.structs = c.cellStructs()
+	}
+	return c.structs
+}
+
+// formatsLookalike finds %T or %#v of an interface value that may hold a struct type with a
+// look-alike: dynformat.go names the value's type by asserting it to each of the cells' types
+// it may be, and the interpreter would answer yes for the look-alike's values too, so fmt would
+// print the wrong name. It returns what to refuse (refusals.go's lookalikeStruct), nil when
+// there is nothing.
+func (c *cellCtx) formatsLookalike(call *ast.CallExpr) []string {
+	if c.checked == nil || c.checked.pkg == nil {
+		return nil
+	}
+	var found []string
+	c.verbsWithArgs(call, func(verb string, arg ast.Expr) {
+		if found != nil || !(strings.HasSuffix(verb, "T") || strings.HasSuffix(verb, "v") && strings.Contains(verb, "#")) {
+			return
+		}
+		t := c.typeOf(arg)
+		if t == nil || !types.IsInterface(t) {
+			return
+		}
+		from := t.Underlying().(*types.Interface)
+		for _, cand := range c.dynamicCandidates(t, nil) {
+			if a, b, ok := lookalikeOf(cand, from, c.lookalikeStructs(), interpretedType); ok {
+				found = []string{verb + " of " + types.ExprString(arg), types.TypeString(a, cellQualifier), types.TypeString(b, cellQualifier),
+					types.TypeString(a.Underlying(), cellQualifier), types.TypeString(t, cellQualifier)}
+				return
+			}
+		}
+	})
+	return found
+}
+
 // interpretedType reports whether the interpreter builds n from source: a cell's type or a
 // module package's.
 func interpretedType(n *types.Named) bool {
@@ -232,10 +271,7 @@ func (c *cellCtx) lookalikeAssertion(x, target ast.Expr, what string) []string {
 	if !ok {
 		return nil
 	}
-	if c.structs == nil {
-		c.structs = c.cellStructs()
-	}
-	a, b, found := lookalikeOf(tt, from, c.structs, interpretedType)
+	a, b, found := lookalikeOf(tt, from, c.lookalikeStructs(), interpretedType)
 	if !found {
 		return nil
 	}

@@ -23,6 +23,8 @@ func TestLookalikeStructs(t *testing.T) {
 		{"slice", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = []B{{1}}\n_, ok := x.([]A)\nfmt.Println(ok)", "cell:9:12", "A", "B"},
 		{"compiled look-alike", "type P struct{ X, Y int }\nvar x any = image.Point{1, 2}\n_, ok := x.(P)\nfmt.Println(ok)", "cell:8:12", "P", "image.Point"},
 		{"compiled target", "type P struct{ X, Y int }\nvar x any = P{1, 2}\n_, ok := x.(image.Point)\nfmt.Println(ok)", "cell:8:12", "image.Point", "P"},
+		{"%T", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nfmt.Printf(\"%T\\n\", x)", "cell:9:1", "A", "B"},
+		{"%#v", "type I interface{ M() }\ntype A struct{ X int }\nfunc (*A) M() {}\ntype B struct{ X int }\nfunc (*B) M() {}\nvar x I = &B{1}\nfmt.Printf(\"%#v\\n\", x)", "cell:12:1", "A", "B"},
 		{"local type", "type B struct{ X int }\nfunc f() any {\n\ttype A struct{ X int }\n\treturn A{1}\n}\n_, ok := f().(B)\nfmt.Println(ok)", "cell:11:14", "B", "A"},
 	}
 	for _, c := range cases {

@@ -40,6 +40,9 @@ func (c *cellCtx) refuse() error {
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), cellTypeVerb, verb, t)
 				}
+				if found := c.formatsLookalike(call); found != nil {
+					fail(call.Pos(), lookalikeStruct, found...)
+				}
 				if verb, iface, cand := c.dynamicFormatRefused(call); verb != "" {
 					fail(call.Pos(), dynamicCellVerb, verb, iface, "a value", cand)
 				}
