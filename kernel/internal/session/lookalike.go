@@ -249,6 +249,53 @@ func (c *cellCtx) formatsLookalike(call *ast.CallExpr) []string {
 	return found
 }
 
+// comparesLookalikes finds x == y or x != y with x of an empty interface type and y either of
+// a cell's struct type with a look-alike, or of an empty interface type too while the session
+// has look-alikes: yaegi holds a cell's value in an any as the bare reflect value, and the two
+// types' values compare equal (var x any = B{1}; x == A{1} was true). In an interface with
+// methods, the interpreter keeps the type with the value and compares them as Go does, and a
+// compiled type's value never equals the interpreter's. It returns what to refuse
+// (lookalikeStruct), nil when there is nothing.
+func (c *cellCtx) comparesLookalikes(b *ast.BinaryExpr) []string {
+	if c.checked == nil || c.checked.pkg == nil || b.Op != token.EQL && b.Op != token.NEQ {
+		return nil
+	}
+	xt, yt := c.typeOf(b.X), c.typeOf(b.Y)
+	if xt == nil || yt == nil {
+		return nil
+	}
+	if !emptyInterface(xt) {
+		xt, yt = yt, xt
+	}
+	if !emptyInterface(xt) {
+		return nil
+	}
+	var interp []*types.Named
+	for _, n := range c.lookalikeStructs() {
+		if interpretedType(n) {
+			interp = append(interp, n)
+		}
+	}
+	from := xt.Underlying().(*types.Interface)
+	targets := []types.Type{yt}
+	if emptyInterface(yt) {
+		targets = nil
+		for _, n := range interp {
+			targets = append(targets, n)
+		}
+	}
+	for _, t := range targets {
+		if n, ok := types.Unalias(t).(*types.Named); !ok || !interpretedType(n) {
+			continue // a pointer (equal only to itself), an unnamed or a compiled type
+		}
+		if a, l, ok := lookalikeOf(t, from, interp, interpretedType); ok {
+			return []string{types.ExprString(b), types.TypeString(a, cellQualifier), types.TypeString(l, cellQualifier),
+				types.TypeString(a.Underlying(), cellQualifier), types.TypeString(xt, cellQualifier)}
+		}
+	}
+	return nil
+}
+
 // interpretedType reports whether the interpreter builds n from source: a cell's type or a
 // module package's.
 func interpretedType(n *types.Named) bool {

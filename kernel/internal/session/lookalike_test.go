@@ -25,6 +25,8 @@ func TestLookalikeStructs(t *testing.T) {
 		{"compiled target", "type P struct{ X, Y int }\nvar x any = P{1, 2}\n_, ok := x.(image.Point)\nfmt.Println(ok)", "cell:8:12", "image.Point", "P"},
 		{"%T", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nfmt.Printf(\"%T\\n\", x)", "cell:9:1", "A", "B"},
 		{"%#v", "type I interface{ M() }\ntype A struct{ X int }\nfunc (*A) M() {}\ntype B struct{ X int }\nfunc (*B) M() {}\nvar x I = &B{1}\nfmt.Printf(\"%#v\\n\", x)", "cell:12:1", "A", "B"},
+		{"== of an any", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nfmt.Println(x == A{1})", "cell:9:15", "A", "B"},
+		{"== of two anys", "type A struct{ X int }\ntype B struct{ X int }\nvar x, y any = B{1}, A{1}\nfmt.Println(x != y)", "cell:9:15", "A", "B"},
 		{"local type", "type B struct{ X int }\nfunc f() any {\n\ttype A struct{ X int }\n\treturn A{1}\n}\n_, ok := f().(B)\nfmt.Println(ok)", "cell:11:14", "B", "A"},
 	}
 	for _, c := range cases {
@@ -73,6 +75,8 @@ func TestLookalikeUnambiguous(t *testing.T) {
 			"(1,2) true\n"},
 		{"pointer to a compiled look-alike", "type P struct{ X, Y int }\nvar x any = &image.Point{1, 2}\n_, ok := x.(*P)\np, ok2 := x.(*image.Point)\nfmt.Println(ok, *p, ok2)",
 			"false (1,2) true\n"},
+		{"comparisons with a compiled look-alike", "type P struct{ X, Y int }\nvar y any = image.Point{1, 2}\nvar p any = &P{1, 2}\nfmt.Println(y == P{1, 2}, y == image.Pt(1, 2), p == &P{1, 2})",
+			"false true false\n"},
 		{"pointers of distinct shapes", "type A struct{ X int }\ntype B struct{ X string }\nvar x any = &B{\"b\"}\n_, ok := x.(*A)\nb, ok2 := x.(*B)\nfmt.Println(ok, b.X, ok2)",
 			"false b true\n"},
 	}

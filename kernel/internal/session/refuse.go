@@ -74,6 +74,9 @@ func (c *cellCtx) refuse() error {
 			c.refuseLookalikes(n, fail)
 			switch n := n.(type) {
 			case *ast.BinaryExpr:
+				if found := c.comparesLookalikes(n); found != nil {
+					fail(n.OpPos, lookalikeStruct, found...)
+				}
 				if tp, v := c.typeParamComparison(n); tp != "" {
 					fail(n.OpPos, typeParamCompare, types.ExprString(n), tp, v)
 				}
