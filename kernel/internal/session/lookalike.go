@@ -10,14 +10,17 @@ import (
 )
 
 // Look-alike struct types: yaegi v0.16.1 builds an interpreted struct type as the reflect struct
-// of its fields (reflect.StructOf), and a named type it interprets (a struct, a named number) as
-// the reflect type of its structure. So `type A struct{ X int }` and `type B struct{ X int }` are
-// one type to it once a value is in an interface: x.(A) holds for a B, a type switch takes the
-// first of them for either, and so do pointers to them and slices, maps and arrays of them
-// (x.(*A), x.([]A)). Nothing the kernel could write into the types would keep fmt's output, the
-// reflect fields and the encoders as Go has them, so such an assertion is refused: in a cell
-// (lookalikeAssertion, refusals.go's lookalikeStruct) and in a module package
-// (modulerefuse.go).
+// of its fields (reflect.StructOf, which gives it no name), and a named type it interprets (a
+// struct, a named number) as the reflect type of its structure; it answers an assertion from an
+// interface with reflect's type equality or AssignableTo (canAssertTypes). So
+// `type A struct{ X int }` and `type B struct{ X int }` are one type to it once a value is in an
+// interface: x.(A) holds for a B, and so do x.(*A) and x.([]A) for pointers and slices of B;
+// x.(P) holds for an image.Point when P has its structure, and x.(image.Point) for a P. %T
+// (dynformat.go asks by assertions) and == of an any are wrong the same way. No rewrite can
+// give the types names, and a hidden field or tag that told them apart would show in fmt's
+// %#v, in reflect and in the encoders, so such constructs are refused: in a cell
+// (refuseLookalikes, formatsLookalike, comparesLookalikes; refusals.go's lookalikeStruct) and in
+// a module package (modulerefuse.go).
 
 // sameToInterpreter reports whether the interpreter builds a and b as one type: their
 // structures are identical once each named type it interprets (interpreted reports which) is
