@@ -243,8 +243,7 @@ func (c *cellCtx) formatsLookalike(call *ast.CallExpr) []string {
 		from := t.Underlying().(*types.Interface)
 		for _, cand := range c.dynamicCandidates(t, nil) {
 			if a, b, ok := lookalikeOf(cand, from, c.lookalikeStructs(), interpretedType); ok {
-				found = []string{verb + " of " + types.ExprString(arg), types.TypeString(a, cellQualifier), types.TypeString(b, cellQualifier),
-					types.TypeString(a.Underlying(), cellQualifier), types.TypeString(t, cellQualifier)}
+				found = c.lookalikeFound(verb+" of "+types.ExprString(arg), a, b, t)
 				return
 			}
 		}
@@ -292,11 +291,22 @@ func (c *cellCtx) comparesLookalikes(b *ast.BinaryExpr) []string {
 			continue // a pointer (equal only to itself), an unnamed or a compiled type
 		}
 		if a, l, ok := lookalikeOf(t, from, interp, interpretedType); ok {
-			return []string{types.ExprString(b), types.TypeString(a, cellQualifier), types.TypeString(l, cellQualifier),
-				types.TypeString(a.Underlying(), cellQualifier), types.TypeString(xt, cellQualifier)}
+			return c.lookalikeFound(types.ExprString(b), a, l, xt)
 		}
 	}
 	return nil
+}
+
+// lookalikeFound is what the refusal of construct (an assertion, a case, a format, a comparison)
+// names: the construct, the two types, their structure and the interface type holding them. Two
+// types of one name (a function's own T and the cell's T) are named with where each is declared.
+func (c *cellCtx) lookalikeFound(construct string, a, b *types.Named, in types.Type) []string {
+	an, bn := types.TypeString(a, cellQualifier), types.TypeString(b, cellQualifier)
+	if an == bn {
+		an += " (declared at " + c.pos(a.Obj().Pos()) + ")"
+		bn += " (declared at " + c.pos(b.Obj().Pos()) + ")"
+	}
+	return []string{construct, an, bn, types.TypeString(a.Underlying(), cellQualifier), types.TypeString(in, cellQualifier)}
 }
 
 // interpretedType reports whether the interpreter builds n from source: a cell's type or a
@@ -325,8 +335,7 @@ func (c *cellCtx) lookalikeAssertion(x, target ast.Expr, what string) []string {
 	if !found {
 		return nil
 	}
-	return []string{fmt.Sprintf(what, types.ExprString(target)), types.TypeString(a, cellQualifier), types.TypeString(b, cellQualifier),
-		types.TypeString(a.Underlying(), cellQualifier), types.TypeString(xt, cellQualifier)}
+	return c.lookalikeFound(fmt.Sprintf(what, types.ExprString(target)), a, b, xt)
 }
 
 // refuseLookalikes is refuse's step for look-alike struct types: each type assertion, and each

@@ -27,6 +27,7 @@ func TestLookalikeStructs(t *testing.T) {
 		{"%#v", "type I interface{ M() }\ntype A struct{ X int }\nfunc (*A) M() {}\ntype B struct{ X int }\nfunc (*B) M() {}\nvar x I = &B{1}\nfmt.Printf(\"%#v\\n\", x)", "cell:12:1", "A", "B"},
 		{"== of an any", "type A struct{ X int }\ntype B struct{ X int }\nvar x any = B{1}\nfmt.Println(x == A{1})", "cell:9:15", "A", "B"},
 		{"== of two anys", "type A struct{ X int }\ntype B struct{ X int }\nvar x, y any = B{1}, A{1}\nfmt.Println(x != y)", "cell:9:15", "A", "B"},
+		{"local type of the same name", "type T struct{ a, b int }\nfunc f(x any) {\n\ttype T struct{ a, b int }\n\t_ = x.(T)\n}", "cell:9:8", "T (declared at cell:8:7)", "T (declared at cell:6:6)"},
 		{"local type", "type B struct{ X int }\nfunc f() any {\n\ttype A struct{ X int }\n\treturn A{1}\n}\n_, ok := f().(B)\nfmt.Println(ok)", "cell:11:14", "B", "A"},
 	}
 	for _, c := range cases {
