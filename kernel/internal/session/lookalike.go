@@ -120,14 +120,14 @@ func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Name
 	if _, isNamed := target.(*types.Named); isNamed || !from.Empty() {
 		return // an unnamed composite has no methods: only an empty interface holds it
 	}
-	any := func(*types.Named) types.Type { return types.NewInterfaceType(nil, nil) }
+	inAny := func(*types.Named) types.Type { return types.NewInterfaceType(nil, nil) }
 	var walk func(t types.Type, depth int) bool
 	walk = func(t types.Type, depth int) bool {
 		if depth > 8 {
 			return false
 		}
 		if a, ok := isStruct(t); ok {
-			return find(a, any, false)
+			return find(a, inAny, false)
 		}
 		switch t := types.Unalias(t).(type) {
 		case *types.Pointer:
