@@ -28,6 +28,7 @@ type cellCtx struct {
 	definedHere  map[string]string // variables typedDefines declared, → type
 	wrapDefers   bool              // the last piece runs in a function literal (deferWrapped)
 	rebound      []rebinding       // imports of packages loaded again (reload.go)
+	structs      []*types.Named    // the named struct types a value may have (lookalike.go), once worked out
 	rewriteState
 }
 

@@ -13,7 +13,9 @@
 //	               errors; a cell that fails here changes nothing); importer.go gives go/types
 //	               the compiled packages, from the interpreter's symbol tables
 //	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
-//	               table in refusals.go (printing.go, records.go: what fmt and the encoders see)
+//	               table in refusals.go (printing.go, records.go: what fmt and the encoders see;
+//	               lookalike.go: struct types of one structure, which the interpreter
+//	               conflates in interfaces, shared with modulerefuse.go)
 //	waiting.go     a cell of declarations that uses types no cell has declared yet waits,
 //	               and runs again after the cell that declares them
 //	plan.go        what the cell changes in the session's declarations: what it redefines,
@@ -38,7 +40,8 @@
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
 //	switchinit.go        switch init; tag: the init outside
 //	tagged.go            switch x { case Celsius(3): } on an interface: comparisons
-//	typeswitch.go        type switches on non-empty interfaces: a chain of assertions
+//	typeswitch.go        type switches on non-empty interfaces, and on an any with a case of a
+//	                     cell's struct type: a chain of assertions
 //	typeswitchbinding.go switch x := v.(type): the binding in each case
 //	gostmt.go            go f(x): arguments now, a panic reported to the cell
 //	namedresults.go      named results start from their zero values

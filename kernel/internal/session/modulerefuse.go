@@ -20,7 +20,9 @@ import (
 // assertion to either holds for both, and a type switch takes the first of them for either.
 // go-cmp's Options.filter read every validator as ignore, and cmp.Equal found []int{1} and
 // []int{2} equal. Nothing the kernel writes into the file makes them two types, so a module
-// package that tells such types apart is refused, naming the switch or assertion.
+// package that tells such types apart is refused, naming the switch or assertion. The test of
+// one structure is the interpreter's (lookalike.go, shared with the cells' refusal), which also
+// reads the package's named types in fields as their structure.
 //
 // Assertions to a source interface from a compiled one. A value in an error, an any or another
 // interface of a compiled package, asserted to an interface the module declares (or an
@@ -132,19 +134,7 @@ func lookalikeSwitch(path string, fset *token.FileSet, files []*ast.File, info *
 			}
 		}
 	}
-	// lookalike is another type of the package with n's structure that also implements the
-	// (non-empty) interface it is asserted from: one the interface may hold instead.
-	lookalike := func(n *types.Named, from *types.Interface) *types.Named {
-		implements := func(t types.Type) bool {
-			return types.Implements(t, from) || types.Implements(types.NewPointer(t), from)
-		}
-		for _, m := range named {
-			if m != n && types.Identical(m.Underlying(), n.Underlying()) && implements(m) && implements(n) {
-				return m
-			}
-		}
-		return nil
-	}
+	interpreted := func(n *types.Named) bool { return n.Obj().Pkg() != nil && isSourcePackage(n.Obj().Pkg().Path(), path) }
 	var found error
 	refuse := func(pos token.Pos, a, b *types.Named, what string) {
 		p := fset.Position(pos)
@@ -176,7 +166,7 @@ func lookalikeSwitch(path string, fset *token.FileSet, files []*ast.File, info *
 							continue
 						}
 						for _, s := range seen {
-							if types.Identical(s.Underlying(), t.Underlying()) {
+							if sameToInterpreter(s, t, interpreted) {
 								refuse(e.Pos(), s, t, "a type switch telling apart")
 								return false
 							}
@@ -193,10 +183,8 @@ func lookalikeSwitch(path string, fset *token.FileSet, files []*ast.File, info *
 				if !ok || from.Empty() {
 					break
 				}
-				if t := caseType(n.Type); t != nil {
-					if m := lookalike(t, from); m != nil {
-						refuse(n.Pos(), t, m, "a type assertion to one of")
-					}
+				if t, m, ok := lookalikeOf(typeOfExpr(info, n.Type), from, named, interpreted); ok {
+					refuse(n.Pos(), t, m, "a type assertion to one of")
 				}
 			}
 			return true

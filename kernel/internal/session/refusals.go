@@ -46,8 +46,10 @@ const (
 	typeParamCase
 	typeParamCompare
 	memStats
+	lookalikeStruct
+	structSwitchBreak
 
-	lastConstruct = memStats // (a new construct goes before this line, and becomes it)
+	lastConstruct = structSwitchBreak // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -155,6 +157,12 @@ var refusals = [...]refusal{
 	memStats: {"runtime.ReadMemStats",
 		"runtime.ReadMemStats (in a cell, the figures count the interpreter's own allocations and what its frames keep alive, so they are not the program's)",
 		"measure memory from outside the kernel (its process's resident set), or in a compiled program"},
+	lookalikeStruct: {"a type assertion to a struct type with a look-alike",
+		"{1}: the interpreter cannot tell {2} from {3}, struct types of one structure ({4}), so in a value of type {5} one passes for the other",
+		"give the types different fields (or field names), or tell the values apart by a method of an interface that each type implements its own way"},
+	structSwitchBreak: {"a type switch on any with break and a case of a cell's struct type",
+		"a type switch on an empty interface with case {1}, a cell's struct type (or a pointer to one), and a break out of the switch (the interpreter takes no such case; the kernel asks for the type through a chain of assertions, which break would leave)",
+		"leave the switch by the end of its case, or write the case as an if with v, ok := x.({1})"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

@@ -40,6 +40,9 @@ func (c *cellCtx) refuse() error {
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), cellTypeVerb, verb, t)
 				}
+				if found := c.formatsLookalike(call); found != nil {
+					fail(call.Pos(), lookalikeStruct, found...)
+				}
 				if verb, iface, cand := c.dynamicFormatRefused(call); verb != "" {
 					fail(call.Pos(), dynamicCellVerb, verb, iface, "a value", cand)
 				}
@@ -68,8 +71,12 @@ func (c *cellCtx) refuse() error {
 			if id, ok := n.(*ast.Ident); ok && c.usesObject(id, "runtime", "ReadMemStats") {
 				fail(id.Pos(), memStats)
 			}
+			c.refuseLookalikes(n, fail)
 			switch n := n.(type) {
 			case *ast.BinaryExpr:
+				if found := c.comparesLookalikes(n); found != nil {
+					fail(n.OpPos, lookalikeStruct, found...)
+				}
 				if tp, v := c.typeParamComparison(n); tp != "" {
 					fail(n.OpPos, typeParamCompare, types.ExprString(n), tp, v)
 				}
@@ -130,6 +137,8 @@ func (c *cellCtx) refuse() error {
 					fail(n.Switch, typeParamCase, tp)
 				} else if t := c.taggedCase(n); t != "" && switchBreaks(n) {
 					fail(n.Switch, taggedSwitchBreak, t)
+				} else if t := c.structCase(n); t != "" && x != nil && emptyInterface(c.typeOf(x)) && switchBreaks(n) {
+					fail(n.Switch, structSwitchBreak, t)
 				} else if x != nil {
 					chained := !switchBreaks(n) // typeswitch.go writes it as a chain of assertions
 					for _, cc := range n.Body.List {

@@ -26,8 +26,11 @@ import (
 //	}
 //
 // A switch on an empty interface with a case of a cell's named number or string type is
-// written the same way, asking for the type's tag type (tagged.go). A switch whose cases break
-// out of it is left alone (break would leave the enclosing loop).
+// written the same way, asking for the type's tag type (tagged.go), and so is one with a case of
+// a cell's struct type or a pointer to one: on an any, yaegi takes no such case (`var x any =
+// B{1}; switch x.(type) { case B: … }` ran no clause), though x.(B) holds. A switch whose cases
+// break out of it is left alone (break would leave the enclosing loop), and refused when such a
+// case would go unmatched (refuse.go).
 
 // typeSwitchChain rewrites s when the check types its subject as a non-empty interface, or
 // returns nil.
@@ -41,7 +44,7 @@ func (c *cellCtx) typeSwitchChain(s *ast.TypeSwitchStmt) ast.Stmt {
 		return nil // the check did not type it (a module file's check can stop short)
 	}
 	it, ok := types.Unalias(xt).Underlying().(*types.Interface)
-	if !ok || it.Empty() && !c.switchesOnTagged(s) {
+	if !ok || it.Empty() && !c.switchesOnTagged(s) && c.structCase(s) == "" {
 		return nil
 	}
 	if switchBreaks(s) {
@@ -164,6 +167,28 @@ func (c *cellCtx) taggedCase(s *ast.TypeSwitchStmt) string {
 		for _, t := range cc.(*ast.CaseClause).List {
 			if tt := c.typeOf(t); c.s.tagOf(tt) != nil {
 				return types.TypeString(tt, cellQualifier)
+			}
+		}
+	}
+	return ""
+}
+
+// structCase is the first case of s that is a cell's struct type or a pointer to one, as the
+// cell writes it; "" when none is.
+func (c *cellCtx) structCase(s *ast.TypeSwitchStmt) string {
+	for _, cc := range s.Body.List {
+		for _, t := range cc.(*ast.CaseClause).List {
+			tt := c.typeOf(t)
+			if tt == nil || isNilIdent(t) {
+				continue
+			}
+			if p, ok := types.Unalias(tt).(*types.Pointer); ok {
+				tt = p.Elem()
+			}
+			if n, ok := types.Unalias(tt).(*types.Named); ok && interpretedType(n) {
+				if _, ok := n.Underlying().(*types.Struct); ok {
+					return types.ExprString(t)
+				}
 			}
 		}
 	}
