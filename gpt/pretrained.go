@@ -89,8 +89,9 @@ func ShippedModelPath() (string, error) {
 }
 
 // LessonModel is the file name of the lesson model of notebook 3c: a two-layer,
-// attention-only model trained on the shipped corpus with its tokenizer (gopher.tok, which
-// its metadata names), small enough to show induction heads where the shipped model has none.
+// attention-only model trained on the shipped corpus with its tokenizer (induction.tok beside
+// it, which its metadata names: the same file as gopher.tok), small enough to show induction
+// heads where the shipped model has none.
 const LessonModel = "induction.safetensors"
 
 // LessonModelPath finds the lesson model file as ShippedModelPath finds the shipped one,
