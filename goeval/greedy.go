@@ -21,6 +21,7 @@ func Greedy(m *gpt.Model, tok *tokenizer.Tokenizer, text string, n int) (string,
 	if err != nil {
 		return "", err
 	}
+	defer g.Close() // its cache serves the next Generator over m
 	g.EndID = tok.EndTokenID()
 	if _, err := g.Steps(n); err != nil && !errors.Is(err, gpt.ErrStopped) {
 		return "", err

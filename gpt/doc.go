@@ -113,6 +113,7 @@
 //	g, err := gpt.NewGenerator(m, tok.Encode("Hello"), gpt.NanoGPT, true) // cached; gpt.Greedy is argmax
 //	s, err := g.Step()          // one token: its probability, the positions forwarded, the cache's bytes
 //	steps, err := g.Steps(50)   // g.HTML() is the table of every step, headed by the policy
+//	g.Close()                   // its cache goes back to m, for the next Generator (g.Reserve(n) before a loop of Step)
 //	text := gpt.GenerateText(m, 1024, tok, "Hello", 50, 0.8) // the seed's API; GenerateChan streams ids
 //	u, c := gpt.Positions(11, 256)                           // 35,456 positions uncached, 266 cached
 package gpt

@@ -18,6 +18,7 @@ type Model struct {
 	acts   *activations // buffers of the last Forward, reused when B, T and mode match
 	cached *activations // buffers of ForwardCached
 	tally  Tally        // the positions forwarded and the caches made (tally.go)
+	spare  KVCache      // an empty cache holding the slab a closed Generator gave back, for the next (kvcache.go)
 
 	Grads *Params   // gradients of the loss after Backward, laid out like Params (backward.go)
 	gacts *gradActs // the backward pass's buffers

@@ -52,6 +52,8 @@ func Generate(ctx context.Context, m LanguageModel, maxContextLen int, tok Token
 	if err != nil {
 		return res, err
 	}
+	defer g.Close() // nobody else holds g: its cache is the model's spare again
+	g.Reserve(maxNew)
 	res.IDs, res.PromptLen = g.Tokens(), len(g.ids)
 	for i := 0; i < maxNew; i++ {
 		if err = ctx.Err(); err != nil {
@@ -119,6 +121,8 @@ func GenerateStream(ctx context.Context, m LanguageModel, maxContextLen int, tok
 			s.err = err
 			return
 		}
+		defer g.Close() // before the channel closes: a reader may start the next Generator then
+		g.Reserve(maxNew)
 		send := func(id int) bool {
 			select {
 			case c <- id:

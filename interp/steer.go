@@ -79,6 +79,7 @@ func Steer(m *gpt.Model, tok gpt.Tokenizer, prompt string, s Steering, n int) (S
 		if err != nil {
 			return "", err
 		}
+		defer g.Close() // its cache serves the next Generator over m
 		g.Hooks = hooks
 		if _, err := g.Steps(n); err != nil && !errors.Is(err, gpt.ErrStopped) {
 			return "", err

@@ -28,6 +28,7 @@ func init() {
 		"DtypeF16":               reflect.ValueOf(gpt.DtypeF16),
 		"DtypeF32":               reflect.ValueOf(gpt.DtypeF32),
 		"Entropy":                reflect.ValueOf(gpt.Entropy),
+		"ErrClosed":              reflect.ValueOf(&gpt.ErrClosed).Elem(),
 		"ErrEmptyCorpus":         reflect.ValueOf(&gpt.ErrEmptyCorpus).Elem(),
 		"ErrNoForward":           reflect.ValueOf(&gpt.ErrNoForward).Elem(),
 		"ErrStopped":             reflect.ValueOf(&gpt.ErrStopped).Elem(),
