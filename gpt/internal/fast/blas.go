@@ -42,6 +42,10 @@ func useBLAS(base blas.Float32, name string, splits bool) {
 //	bias (OC)      or nil
 func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	out = out[:N*OC]
+	if fewRows(N) {
+		fewConv1D(out, inp, w, nil, bias, N, C, OC) // fewrows.go
+		return
+	}
 	if hasKernels() && N > GemvMaxRows {
 		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return
