@@ -37,8 +37,11 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 	}
 	switch {
 	case gemv16Rows(N):
-	case fewRows(N) && !HasAVX512BF16:
-		fewConv1D(out, inp, nil, w, bias, N, C, OC) // fewrows.go
+	case fewRows(N) && HasAVX512BF16:
+		fewConv1D16DP(out, inp, w, bias, N, C, OC) // fewrows.go
+		return
+	case fewRows(N):
+		fewConv1D(out, inp, nil, w, bias, N, C, OC)
 		return
 	case HasAVX512BF16:
 		dpGemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // dpbf16_amd64.go

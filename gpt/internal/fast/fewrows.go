@@ -144,3 +144,80 @@ func fewColumnsGo(a *fewArgs, c0 int) {
 		}
 	}
 }
+
+// With bfloat16 weights on a CPU with AVX-512 BF16, the tile is six rows by 32 columns on
+// VDPBF16PS (fewrows16dp_amd64.s), the activations rounded to bfloat16 first (xb, padded
+// with zero rows to whole tiles), as the many-row products round them; each output is one
+// chain over all of C.
+
+// fewDPArgs are the operands of fewConv1D16DP: out (N, OC) = xb (N, C)·w (C, OC) + bias,
+// xb padded to whole tiles of six rows, the last tile's rows through ys (6, OC).
+type fewDPArgs struct {
+	out, bias, ys []float32
+	xb, w         []uint16
+	N, C, OC      int
+}
+
+// fewConv1D16DP sets out (N, OC) = x (N, C)·w (C, OC) + bias (OC, or nil), N ≤
+// FewMaxRows, w in bfloat16 and x rounded to bfloat16, on VDPBF16PS.
+func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
+	if len(x) < N*C || len(out) < N*OC || len(w) < C*OC || bias != nil && len(bias) < OC {
+		panic("gpt/internal/fast: few rows: short slice")
+	}
+	tiles := (N + mr - 1) / mr
+	xb := bfloat16sPadded(x[:N*C], tiles*mr*C)
+	defer halves.Put(xb)
+	a := fewDPArgs{out: out, bias: bias, xb: *xb, w: w, N: N, C: C, OC: OC}
+	whole := N / mr * mr
+	if whole < N {
+		buf := getFloats(&fewScratch, mr*OC)
+		defer fewScratch.Put(buf)
+		a.ys = *buf
+	}
+	panels := OC / 32
+	fewDPRegion.Chunks(panels, 2, a)
+	if whole < N {
+		copy(out[whole*OC:N*OC], a.ys[:(N-whole)*OC])
+	}
+	c32 := panels * 32
+	for n := range N { // the last step when C is odd, and the columns past the panels
+		xr := a.xb[n*C : (n+1)*C]
+		if C%2 == 1 {
+			xl, wl := widen(xr[C-1]), w[(C-1)*OC:]
+			for j := range c32 {
+				out[n*OC+j] += xl * widen(wl[j])
+			}
+		}
+		for j := c32; j < OC; j++ {
+			var s float32
+			if bias != nil {
+				s = bias[j]
+			}
+			for p, h := range xr {
+				s += widen(h) * widen(w[p*OC+j])
+			}
+			out[n*OC+j] = s
+		}
+	}
+}
+
+// fewDPRegion computes panels lo…hi-1 (32 columns each) of fewConv1D16DP's output, every
+// tile of six rows against each.
+var fewDPRegion = Region[fewDPArgs]{Body: func(a *fewDPArgs, lo, hi int) {
+	C, OC := a.C, a.OC
+	whole := a.N / mr * mr
+	for q := lo; q < hi; q++ {
+		j := q * 32
+		bias := &zeros32[0] // dpbf16_amd64.go's: 32 columns of zeros
+		if a.bias != nil {
+			bias = &a.bias[j]
+		}
+		for i := 0; i < a.N; i += mr {
+			y := a.out[i*OC+j:]
+			if i == whole {
+				y = a.ys[j:]
+			}
+			kernRows6x32DP(C/2, &a.xb[i*C], C, &a.w[j], OC, &y[0], OC, bias)
+		}
+	}
+}}

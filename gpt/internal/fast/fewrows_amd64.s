@@ -4,15 +4,19 @@
 // Six rows of x are read in place (a row stride apart, one float a step) and sixteen
 // columns of w straight from its rows (a row stride apart, sixteen floats a step).
 
-// LOADF loads sixteen floats of a row of w at bo(DI) (bo a register offset) into Y12, Y13.
+// LOADF loads sixteen floats of a row of w at bo(DI) (bo a register offset) into Y12, Y13,
+// and prefetches the same row 256 bytes on, a later panel's: rows of w a stride apart are
+// pages apart, where the hardware's prefetchers do not follow (without it, the first tile
+// of each panel waits on memory for every row).
 #define LOADF(bo) \
 	PREFETCHT0 256(DI)(bo*1); \
 	VMOVUPS (DI)(bo*1), Y12; \
 	VMOVUPS 32(DI)(bo*1), Y13
 
 // LOADH loads sixteen bfloat16 of a row of w at bo(DI) widened to floats into Y12, Y13 (a
-// bfloat16 is the top half of a float32).
+// bfloat16 is the top half of a float32), prefetching as LOADF.
 #define LOADH(bo) \
+	PREFETCHT0 256(DI)(bo*1); \
 	VPMOVZXWD (DI)(bo*1), Y12; \
 	VPMOVZXWD 16(DI)(bo*1), Y13; \
 	VPSLLD $16, Y12, Y12; \

@@ -13,3 +13,8 @@ func fewRows(N int) bool { return false }
 func fewConv1D(out, x, w []float32, w16 []uint16, bias []float32, N, C, OC int) {
 	panic("gpt/internal/fast: few-rows kernel off amd64")
 }
+
+// fewConv1D16DP is never called off amd64, like fewConv1D.
+func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
+	panic("gpt/internal/fast: few-rows kernel off amd64")
+}

@@ -9,10 +9,11 @@ import (
 )
 
 // The few-rows Conv1D (5 to 16 rows, neither operand packed) against a float64 loop, in
-// fp32 and bf16, with and without a bias: every row count it takes, a tile of scratch for
-// the rows past the sixes, columns past the panels of sixteen, a shared dimension past
-// the four-step rounds and past kcFor's one block (C > 768: blocks of 256 added up). In
-// fp32 it must also equal the sgemm's product to the bit: the same sums in the same order.
+// fp32 and bf16 (widened, and on VDPBF16PS where the CPU has it), with and without a bias:
+// every row count it takes, a tile of scratch for the rows past the sixes, columns past the
+// panels of sixteen (and of 32), an odd shared dimension, and one past kcFor's one block
+// (C > 768: blocks of 256 added up). In fp32 it must also equal the sgemm's product to the
+// bit: the same sums in the same order.
 func TestFewRowsConv1D(t *testing.T) {
 	if !HasAVX2 {
 		t.Skip("no AVX2")
@@ -23,6 +24,9 @@ func TestFewRowsConv1D(t *testing.T) {
 		for _, sh := range shapes {
 			C, OC := sh[0], sh[1]
 			x := randomSlice(rng, N*C, 1)
+			for i, v := range x { // bfloat16 values, as a BF16 model's: VDPBF16PS multiplies them so
+				x[i] = widen(uint16(toBF16(v)))
+			}
 			w := randomSlice(rng, C*OC, 1)
 			w16 := make([]uint16, len(w))
 			for i, v := range w {
@@ -60,6 +64,13 @@ func TestFewRowsConv1D(t *testing.T) {
 					}
 					if d := maxDiff(got, want); d > 1e-3 {
 						t.Errorf("%s: max |diff| %g", name, d)
+					}
+					if half && HasAVX512BF16 {
+						got = randomSlice(rng, N*OC, 1)
+						fewConv1D16DP(got, x, w16, bias, N, C, OC)
+						if d := maxDiff(got, want); d > 1e-3 {
+							t.Errorf("%s, VDPBF16PS: max |diff| %g", name, d)
+						}
 					}
 					if half || OC%nr != 0 { // the Go loop past the panels sums in another rounding
 						continue
