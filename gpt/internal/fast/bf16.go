@@ -13,6 +13,8 @@ import (
 //
 //   - one row (a cached decode step): gemv16.go, on VDPBF16PS where the CPU has AVX-512 BF16,
 //     otherwise widening the weights in registers;
+//   - 5 to 16 rows (a short prompt): fewrows.go, the weights read in place, on VDPBF16PS
+//     or widened in registers;
 //   - many rows, AVX-512 BF16: VDPBF16PS on pairs of bfloat16 (dpbf16_amd64.go), the
 //     activations rounded to bfloat16 as they are packed (in a BF16 model they are
 //     bfloat16 values already);
