@@ -19,10 +19,9 @@ import "sync"
 // tile of six go through a tile of scratch padded with zero rows.
 
 // FewMaxRows is the most rows a product runs on the few-rows kernels, which take every
-// product of more than GemvMaxRows rows up to it. (Measured on the four products of a
-// block of Small, under load: fp32 beat the sgemm at every count up to 64 rows, 3.3 against
-// 12.5 ms at 32; the VDPBF16PS kernel was level with the packed one from 16 to 24 rows and
-// behind at 32.)
+// product of more than GemvMaxRows rows up to it. (BenchmarkFewRows, under load: in fp32
+// they beat the sgemm at every count up to 64 rows; on VDPBF16PS they beat the packed
+// product up to 24 rows and were level with it at 32 and 64.)
 const FewMaxRows = 16
 
 // fewRows says whether a product of N rows runs on the few-rows kernel.

@@ -87,34 +87,68 @@ func TestFewRowsConv1D(t *testing.T) {
 }
 
 // BenchmarkFewRows is the four Conv1Ds of a block of GPT-2 Small on N rows (a prompt's),
-// through MatmulForward (the one-row kernels up to GemvMaxRows, the few-rows kernel up to
-// FewMaxRows) and through the sgemm, in weights read per second and GFLOP/s.
+// in weights read per second and GFLOP/s: through MatmulForward ("matmul": the one-row
+// kernels up to GemvMaxRows, the few-rows kernel up to FewMaxRows, the sgemm above), the
+// few-rows kernel at any N ("few"), and the sgemm ("sgemm"); with bfloat16 weights, the
+// few-rows kernel ("few16": on VDPBF16PS where the CPU has it, else widening) against the
+// packed product ("packed16"). Where the two cross is where FewMaxRows belongs.
+//
+//	go test -run '^$' -bench FewRows ./gpt/internal/fast
 func BenchmarkFewRows(b *testing.B) {
 	if !HasAVX2 {
 		b.Skip("no AVX2")
 	}
-	const C = 768
+	const C, maxN = 768, 64
 	shapes := [][2]int{{C, 3 * C}, {C, C}, {C, 4 * C}, {4 * C, C}}
 	rng := rand.New(rand.NewPCG(5, 5))
 	var ws [][]float32
+	var hs [][]uint16
 	for _, sh := range shapes {
-		ws = append(ws, randomSlice(rng, sh[0]*sh[1], 1))
+		w := randomSlice(rng, sh[0]*sh[1], 1)
+		h := make([]uint16, len(w))
+		for i, v := range w {
+			h[i] = uint16(toBF16(v))
+		}
+		ws, hs = append(ws, w), append(hs, h)
 	}
-	x := randomSlice(rng, FewMaxRows*4*C, 1)
-	out := make([]float32, FewMaxRows*4*C)
-	for _, N := range []int{1, 4, 8, 11, 16} {
-		for _, path := range []string{"matmul", "sgemm"} {
+	x := randomSlice(rng, maxN*4*C, 1)
+	out := make([]float32, maxN*4*C)
+	for _, N := range []int{1, 4, 8, 11, 16, 24, 32, 64} {
+		for _, path := range []string{"matmul", "few", "sgemm", "few16", "packed16"} {
+			if N <= GemvMaxRows && path != "matmul" {
+				continue
+			}
 			b.Run(fmt.Sprintf("N=%d/%s", N, path), func(b *testing.B) {
 				var flops, bytes float64
 				for i := 0; i < b.N; i++ {
 					for s, sh := range shapes {
-						if path == "sgemm" {
-							sgemmBias(false, N, sh[1], sh[0], x, sh[0], ws[s], sh[1], nil, out, sh[1])
-						} else {
-							MatmulForward(out, x, ws[s], nil, N, sh[0], sh[1])
+						K, OC := sh[0], sh[1]
+						switch path {
+						case "matmul":
+							MatmulForward(out, x, ws[s], nil, N, K, OC)
+						case "few":
+							fewConv1D(out, x, ws[s], nil, nil, N, K, OC)
+						case "sgemm":
+							sgemmBias(false, N, OC, K, x, K, ws[s], OC, nil, out, OC)
+						case "few16":
+							if HasAVX512BF16 {
+								fewConv1D16DP(out, x, hs[s], nil, N, K, OC)
+							} else {
+								fewConv1D(out, x, nil, hs[s], nil, N, K, OC)
+							}
+						case "packed16":
+							if HasAVX512BF16 {
+								dpGemmBias16(false, N, OC, K, x, K, hs[s], OC, nil, out, OC)
+							} else {
+								sgemmBias16(false, N, OC, K, x, K, hs[s], OC, nil, out, OC)
+							}
 						}
-						flops += 2 * float64(N*sh[0]*sh[1])
-						bytes += 4 * float64(sh[0]*sh[1])
+						size := 4
+						if path == "few16" || path == "packed16" {
+							size = 2
+						}
+						flops += 2 * float64(N*K*OC)
+						bytes += float64(size * K * OC)
 					}
 				}
 				b.ReportMetric(bytes/b.Elapsed().Seconds()/1e9, "GB/s")
