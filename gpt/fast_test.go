@@ -80,10 +80,11 @@ func forwardBackward(t *testing.T, cfg Config, seed uint64, ids, tgt [][]int) (*
 	return out, m.Grads.Data
 }
 
-// The cached forward (a prompt, then one position at a time, then prompts of 2, 3 and 4
-// positions, which run on the one-row kernels a row at a time) through both sides of the
-// seam, in fp32 and bf16: on Tiny, and on a model wide enough that the one-row products and
-// the output layer are split over two cores (C/64 ≥ 2, V ≥ 2·1024).
+// The cached forward (a prompt of 17 positions, on the sgemm; then one position, and 2, 3
+// and 4, which run on the one-row kernels a row at a time; then 5, 11 and 16, which run on
+// the few-rows kernel where the CPU has it) through both sides of the seam, in fp32 and
+// bf16: on Tiny, and on a model wide enough that the one-row products and the output layer
+// are split over two cores (C/64 ≥ 2, V ≥ 2·1024).
 func TestNaiveMatchesFastCached(t *testing.T) {
 	wide := Config{VocabSize: 2560, BlockSize: 64, Layers: 2, Heads: 2, Channels: 128}
 	for _, cfg := range []Config{Tiny, wide} {
@@ -92,12 +93,12 @@ func TestNaiveMatchesFastCached(t *testing.T) {
 			if p == BF16 {
 				m = m.WithPrecision(BF16)
 			}
-			ids := randomIDs(rand.New(rand.NewPCG(6, 6)), 40, cfg.VocabSize)
+			ids := randomIDs(rand.New(rand.NewPCG(6, 6)), cfg.BlockSize, cfg.VocabSize)
 			run := func() []float32 {
 				c := m.NewCache()
 				var all []float32
-				for _, chunk := range [][]int{ids[:30], ids[30:31], ids[31:33], ids[33:36], ids[36:]} {
-					logits, err := m.ForwardCached(c, chunk)
+				for start, n := range chunks(17, 1, 2, 3, 4, 5, 11, 16, 5) {
+					logits, err := m.ForwardCached(c, ids[start:start+n])
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -124,6 +125,19 @@ func TestNaiveMatchesFastCached(t *testing.T) {
 			if len(got) != len(want) || d > tol {
 				t.Errorf("C %d, %v: cached logits: %d vs %d numbers, max |diff| %g, want ≤ %g", cfg.Channels, p, len(got), len(want), d, tol)
 			}
+		}
+	}
+}
+
+// chunks yields the start and the length of consecutive chunks of the given lengths.
+func chunks(lengths ...int) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		start := 0
+		for _, n := range lengths {
+			if !yield(start, n) {
+				return
+			}
+			start += n
 		}
 	}
 }

@@ -37,6 +37,41 @@ func TestGemvMatchesNaive(t *testing.T) {
 	}
 }
 
+// The products of 5 to 16 rows (a short prompt's: the few-rows kernel where the CPU has it,
+// the sgemm elsewhere) against the naive loops, fp32 and bf16, on every path of the CPU,
+// on shapes that leave a partial tile of six rows, columns past the panels of sixteen,
+// a shared dimension past the kernel's four-step rounds and past 768 (blocks added up).
+func TestFewRowsMatchNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(50, 7))
+	for _, path := range cpuPaths() {
+		restore := useCPUPath(path)
+		for N := 5; N <= 16; N++ {
+			for _, s := range [][2]int{{13, 40}, {67, 96}, {130, 35}, {770, 48}} {
+				C, OC := s[0], s[1]
+				inp, w, bias := randomSlice(rng, N*C, 1), randomSlice(rng, C*OC, 0.1), randomSlice(rng, OC, 0.1)
+				w16 := randomBF16(rng, C*OC, 0.1)
+				for _, b := range [][]float32{bias, nil} {
+					got, want := randomSlice(rng, N*OC, 1), make([]float32, N*OC) // got starts dirty
+					matmulForward(got, inp, w, b, N, C, OC)
+					matmulNaive(want, inp, w, b, N, C, OC)
+					if d := maxDiff(got, want); d > 1e-4 {
+						t.Errorf("path %s conv1d N=%d C=%d OC=%d bias=%v: max |diff| %g", path, N, C, OC, b != nil, d)
+					}
+					in16 := append([]float32(nil), inp...)
+					roundBF16(in16) // a BF16 model's activations: the AVX-512 path multiplies them as bfloat16
+					got, want = randomSlice(rng, N*OC, 1), make([]float32, N*OC)
+					matmulForward16(got, in16, w16, b, N, C, OC)
+					naive(func() { matmulForward16(want, in16, w16, b, N, C, OC) })
+					if d := maxDiff(got, want); d > 1e-4 {
+						t.Errorf("path %s bf16 conv1d N=%d C=%d OC=%d bias=%v: max |diff| %g", path, N, C, OC, b != nil, d)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
+
 // BenchmarkGemv is each one-row product of GPT-2 Small's decode step, in GB/s of weights read.
 func BenchmarkGemv(b *testing.B) {
 	rng := rand.New(rand.NewPCG(8, 8))

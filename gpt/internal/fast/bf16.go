@@ -13,6 +13,8 @@ import (
 //
 //   - one row (a cached decode step): gemv16.go, on VDPBF16PS where the CPU has AVX-512 BF16,
 //     otherwise widening the weights in registers;
+//   - 5 to 16 rows (a short prompt): fewrows.go, the weights read in place, on VDPBF16PS
+//     or widened in registers;
 //   - many rows, AVX-512 BF16: VDPBF16PS on pairs of bfloat16 (dpbf16_amd64.go), the
 //     activations rounded to bfloat16 as they are packed (in a BF16 model they are
 //     bfloat16 values already);
@@ -37,6 +39,12 @@ func MatmulForward16(out, inp []float32, w []uint16, bias []float32, N, C, OC in
 	}
 	switch {
 	case gemv16Rows(N):
+	case fewRows(N) && HasAVX512BF16:
+		fewConv1D16DP(out, inp, w, bias, N, C, OC) // fewrows.go
+		return
+	case fewRows(N):
+		fewConv1D(out, inp, nil, w, bias, N, C, OC)
+		return
 	case HasAVX512BF16:
 		dpGemmBias16(false, N, OC, C, inp, C, w, OC, bias, out, OC) // dpbf16_amd64.go
 		return

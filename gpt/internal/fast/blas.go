@@ -10,7 +10,9 @@ import (
 // OpenBLAS through gonum's netlib bindings when the package is built with the `openblas`
 // tag (blas_openblas.go). impl is ours alone: gonum's process-wide blas32 implementation is
 // never replaced. A product of one row (the cached decode step) is a matrix-vector product
-// (gemv) with kernels of our own (gemv.go) that stream the weights at the memory's speed.
+// (gemv) with kernels of our own (gemv.go) that stream the weights at the memory's speed;
+// one of 5 to 16 rows (a short prompt's) runs on amd64 on the micro-kernel reading the
+// weights in place, without the sgemm's packing pass (fewrows.go).
 
 // BLAS names the matrix-product implementation this build uses, as useBLAS set it.
 var BLAS string
@@ -42,6 +44,10 @@ func useBLAS(base blas.Float32, name string, splits bool) {
 //	bias (OC)      or nil
 func MatmulForward(out, inp, w, bias []float32, N, C, OC int) {
 	out = out[:N*OC]
+	if fewRows(N) {
+		fewConv1D(out, inp, w, nil, bias, N, C, OC) // fewrows.go
+		return
+	}
 	if hasKernels() && N > GemvMaxRows {
 		sgemmBias(false, N, OC, C, inp, C, w, OC, bias, out, OC) // sgemm.go
 		return

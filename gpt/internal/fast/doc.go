@@ -14,6 +14,8 @@
 //	                   (sgemm_amd64.s) or NEON (sgemm_arm64.s, with Go packers in sgemm_arm64.go)
 //	gemv.go            one-row products (a cached decode step) at the memory's speed
 //	                   (gemv_amd64.s, gemv_arm64.s)
+//	fewrows.go         products of 5 to 16 rows (a short prompt's) on the 6×16 micro-kernel with
+//	                   neither operand packed, fp32 or bf16 widened, in AVX2 (fewrows_amd64.s)
 //	bf16.go            MatmulForward16, Logits16: the products of a BF16 model, by path
 //	gemv16.go          one-row products with bfloat16 weights: on VDPBF16PS (gemv16dp_amd64.s),
 //	                   or widened in registers (gemv16_amd64.s)
@@ -31,7 +33,7 @@
 // VDPBF16PS where the CPU has AVX-512 BF16; every other product runs on this package's own BLAS value, never on gonum's process-wide
 // blas32 implementation, which importing gpt leaves alone. On arm64 only the sgemm and the
 // fp32 one-row products have NEON kernels; attention, the exponentials, rounding and the
-// bf16 one-row products take their Go paths there. Off amd64 and arm64, or on amd64 without
+// bf16 one-row products take their Go paths there, and products of a few rows the sgemm. Off amd64 and arm64, or on amd64 without
 // AVX2, every kernel takes its portable Go path (the *_other.go files).
 //
 // Every kernel here is compared by gpt's tests with the readable step it replaces, one at a

@@ -149,16 +149,21 @@ func gemvDot16DP(y, x []float32, w []uint16, ldw int) {
 }
 
 // bfloat16s is x rounded to bfloat16, in a buffer from halves.
-func bfloat16s(x []float32) *[]uint16 {
+func bfloat16s(x []float32) *[]uint16 { return bfloat16sPadded(x, len(x)) }
+
+// bfloat16sPadded is x rounded to bfloat16 and then zeros up to n values, in a buffer
+// from halves.
+func bfloat16sPadded(x []float32, n int) *[]uint16 {
 	p, ok := halves.Get().(*[]uint16)
-	if !ok || cap(*p) < len(x) {
-		s := make([]uint16, len(x), 1<<bits.Len(uint(len(x)))) // as getFloats
+	if !ok || cap(*p) < n {
+		s := make([]uint16, n, 1<<bits.Len(uint(n))) // as getFloats
 		p = &s
 	}
-	*p = (*p)[:len(x)]
+	*p = (*p)[:n]
 	for i, v := range x {
 		(*p)[i] = uint16(toBF16(v))
 	}
+	clear((*p)[len(x):])
 	return p
 }
 

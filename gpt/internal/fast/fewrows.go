@@ -1,0 +1,225 @@
+//go:build amd64
+
+package fast
+
+import "sync"
+
+// Products of a few rows: a prompt of 5 to 16 tokens. The sgemm (sgemm.go) first packs all
+// of op(B) into panels — for a Conv1D, every weight of the matrix, read and written once
+// more before the micro-kernel reads it again — which pays only when many rows share each
+// panel; with a few rows the packing pass is most of the product's time (an 11-token prompt's
+// forward of Small took 3–4 decode steps). The one-row kernels (gemv.go), run row after row,
+// read the weights once but do one FMA per load. Here the sgemm's 6×16 micro-kernel reads
+// both operands in place instead (fewrows_amd64.s): six rows of x, and sixteen columns of w
+// straight from its rows, so each weight comes from memory once and serves six rows from a
+// register. Each output is summed in the sgemm's order (blocks of kcFor(C) steps, a chain of
+// FMAs in each), so a product gives the same numbers here as on the sgemm, to the bit.
+//
+// The cores split the columns of the output, sixteen at a time; rows past the last whole
+// tile of six go through a tile of scratch padded with zero rows.
+
+// FewMaxRows is the most rows a product runs on the few-rows kernels, which take every
+// product of more than GemvMaxRows rows up to it. (BenchmarkFewRows, under load: in fp32
+// they beat the sgemm at every count up to 64 rows; on VDPBF16PS they beat the packed
+// product up to 24 rows and were level with it at 32 and 64.)
+const FewMaxRows = 16
+
+// fewRows says whether a product of N rows runs on the few-rows kernel.
+func fewRows(N int) bool { return N > GemvMaxRows && N <= FewMaxRows && HasAVX2 }
+
+// fewArgs are the operands of a few-rows Conv1D, out (N, OC) = x (N, C)·w (C, OC) + bias,
+// with w in fp32 or, when w16 is set, bfloat16; the rows past the whole tiles of six go
+// through xs (6, C), a copy padded with zeros, and ys (6, OC).
+type fewArgs struct {
+	out, x, w, bias []float32
+	w16             []uint16
+	xs, ys          []float32
+	N, C, OC, kc    int
+}
+
+// fewConv1D sets out (N, OC) = x (N, C)·w (C, OC) + bias (OC, or nil), N ≤ FewMaxRows,
+// with w in fp32 or, when w16 is not nil, bfloat16.
+func fewConv1D(out, x, w []float32, w16 []uint16, bias []float32, N, C, OC int) {
+	if len(x) < N*C || len(out) < N*OC || len(w) < C*OC && len(w16) < C*OC || bias != nil && len(bias) < OC {
+		panic("gpt/internal/fast: few rows: short slice")
+	}
+	a := fewArgs{out: out, x: x, w: w, w16: w16, bias: bias, N: N, C: C, OC: OC, kc: kcFor(C)}
+	whole := N / mr * mr
+	if whole < N {
+		buf := getFloats(&fewScratch, mr*(C+OC))
+		defer fewScratch.Put(buf)
+		a.xs, a.ys = (*buf)[:mr*C], (*buf)[mr*C:]
+		copy(a.xs, x[whole*C:N*C])
+		clear(a.xs[(N-whole)*C:])
+	}
+	panels := OC / nr
+	fewRegion.Chunks(panels, 4, a)
+	if whole < N {
+		copy(out[whole*OC:N*OC], a.ys)
+	}
+	if a.kc == C && bias != nil { // the chains ran from zero: now the bias, as the sgemm adds it
+		for n := range N {
+			row := out[n*OC : n*OC+panels*nr]
+			for j := range row {
+				row[j] += bias[j]
+			}
+		}
+	}
+	if c16 := panels * nr; c16 < OC {
+		fewColumnsGo(&a, c16)
+	}
+}
+
+// fewScratch holds fewConv1D's padded tile from call to call.
+var fewScratch sync.Pool
+
+// fewStep is how many steps of the shared dimension (rows of w) fewRegion takes at a time
+// when the sgemm sums all of them in one block (C ≤ 768): a stretch of rows read in memory
+// order, which stays in the core's cache while every tile of six rows runs over it.
+var fewStep = 64
+
+// fewRegion computes panels lo…hi-1 (sixteen columns each) of the output, a block of rows
+// of w at a time (the core's share of each row one stretch of memory): every panel, and
+// for each every tile of six rows, against the block. Where the sgemm sums all of C in one
+// chain (kcFor(C) = C), the chains run on across blocks through the output (cont), from
+// zero, and fewConv1D adds the bias after, as the sgemm does; where it sums blocks of kc and
+// adds them up, the blocks here are the same.
+var fewRegion = Region[fewArgs]{Body: func(a *fewArgs, lo, hi int) {
+	C, OC := a.C, a.OC
+	whole := a.N / mr * mr
+	step := a.kc
+	if a.kc == C {
+		step = fewStep
+	}
+	for p0 := 0; p0 < C; p0 += step {
+		kc := min(step, C-p0)
+		var bias *float32 // the first block stores, with the bias; the others add or go on
+		cont := p0 > 0 && a.kc == C
+		for q := lo; q < hi; q++ {
+			j := q * nr
+			if p0 == 0 {
+				bias = &zeros16[0]
+				if a.bias != nil && a.kc < C {
+					bias = &a.bias[j]
+				}
+			}
+			for i := 0; i < a.N; i += mr {
+				x, ldx, y := a.x[i*C+p0:], C, a.out[i*OC+j:]
+				if i == whole {
+					x, y = a.xs[p0:], a.ys[j:]
+				}
+				if a.w16 != nil {
+					kernRows6x16H(kc, &x[0], ldx, &a.w16[p0*OC+j], OC, &y[0], OC, bias, cont)
+				} else {
+					kernRows6x16(kc, &x[0], ldx, &a.w[p0*OC+j], OC, &y[0], OC, bias, cont)
+				}
+			}
+		}
+	}
+}}
+
+// fewColumnsGo computes the last columns c0…OC-1 of fewConv1D's output, past its panels of
+// sixteen, with plain loops in the same order of sums.
+func fewColumnsGo(a *fewArgs, c0 int) {
+	for n := range a.N {
+		for j := c0; j < a.OC; j++ {
+			for p0 := 0; p0 < a.C; p0 += a.kc {
+				var s float32
+				for p := p0; p < min(p0+a.kc, a.C); p++ {
+					wv := float32(0)
+					if a.w16 != nil {
+						wv = widen(a.w16[p*a.OC+j])
+					} else {
+						wv = a.w[p*a.OC+j]
+					}
+					s += a.x[n*a.C+p] * wv
+				}
+				switch {
+				case p0 > 0:
+					a.out[n*a.OC+j] += s
+				case a.bias != nil:
+					a.out[n*a.OC+j] = s + a.bias[j]
+				default:
+					a.out[n*a.OC+j] = s
+				}
+			}
+		}
+	}
+}
+
+// With bfloat16 weights on a CPU with AVX-512 BF16, the tile is six rows by 32 columns on
+// VDPBF16PS (fewrows16dp_amd64.s), the activations rounded to bfloat16 first (xb, padded
+// with zero rows to whole tiles), as the many-row products round them; each output is one
+// chain over all of C.
+
+// fewDPArgs are the operands of fewConv1D16DP: out (N, OC) = xb (N, C)·w (C, OC) + bias,
+// xb padded to whole tiles of six rows, the last tile's rows through ys (6, OC).
+type fewDPArgs struct {
+	out, bias, ys []float32
+	xb, w         []uint16
+	N, C, OC      int
+}
+
+// fewConv1D16DP sets out (N, OC) = x (N, C)·w (C, OC) + bias (OC, or nil), N ≤
+// FewMaxRows, w in bfloat16 and x rounded to bfloat16, on VDPBF16PS.
+func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
+	if len(x) < N*C || len(out) < N*OC || len(w) < C*OC || bias != nil && len(bias) < OC {
+		panic("gpt/internal/fast: few rows: short slice")
+	}
+	tiles := (N + mr - 1) / mr
+	xb := bfloat16sPadded(x[:N*C], tiles*mr*C)
+	defer halves.Put(xb)
+	a := fewDPArgs{out: out, bias: bias, xb: *xb, w: w, N: N, C: C, OC: OC}
+	whole := N / mr * mr
+	if whole < N {
+		buf := getFloats(&fewScratch, mr*OC)
+		defer fewScratch.Put(buf)
+		a.ys = *buf
+	}
+	panels := OC / 32
+	fewDPRegion.Chunks(panels, 2, a)
+	if whole < N {
+		copy(out[whole*OC:N*OC], a.ys[:(N-whole)*OC])
+	}
+	c32 := panels * 32
+	for n := range N { // the last step when C is odd, and the columns past the panels
+		xr := a.xb[n*C : (n+1)*C]
+		if C%2 == 1 {
+			xl, wl := widen(xr[C-1]), w[(C-1)*OC:]
+			for j := range c32 {
+				out[n*OC+j] += xl * widen(wl[j])
+			}
+		}
+		for j := c32; j < OC; j++ {
+			var s float32
+			if bias != nil {
+				s = bias[j]
+			}
+			for p, h := range xr {
+				s += widen(h) * widen(w[p*OC+j])
+			}
+			out[n*OC+j] = s
+		}
+	}
+}
+
+// fewDPRegion computes panels lo…hi-1 (32 columns each) of fewConv1D16DP's output, every
+// tile of six rows against each.
+var fewDPRegion = Region[fewDPArgs]{Body: func(a *fewDPArgs, lo, hi int) {
+	C, OC := a.C, a.OC
+	whole := a.N / mr * mr
+	for q := lo; q < hi; q++ {
+		j := q * 32
+		bias := &zeros32[0] // dpbf16_amd64.go's: 32 columns of zeros
+		if a.bias != nil {
+			bias = &a.bias[j]
+		}
+		for i := 0; i < a.N; i += mr {
+			y := a.out[i*OC+j:]
+			if i == whole {
+				y = a.ys[j:]
+			}
+			kernRows6x32DP(C/2, &a.xb[i*C], C, &a.w[j], OC, &y[0], OC, bias)
+		}
+	}
+}}
