@@ -20,8 +20,8 @@
 //	products.go  the forward's products, attention and a decode step, one point each
 //	report.go    Options, Run, Report: everything above in one run, as a table or JSON
 //
-// The probes themselves, StreamRead, FMAPeak and BF16Peak, are in gpt/internal/fast beside the kernels
-// whose speed they bound. Usage:
+// The probes themselves, StreamRead, FMAPeak and BF16Peak, are in gpt/internal/fast beside
+// the kernels whose speed they bound. Usage:
 //
 //	r, err := bench.Run(bench.Options{})     // the defaults: about a minute on two cores
 //	r.WriteTable(os.Stdout)                  // llama-bench's pp/tg table, with fractions

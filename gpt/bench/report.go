@@ -36,7 +36,7 @@ type Options struct {
 	StageSteps int
 	// Forward, when true, also times a forward over each model's whole block, the logits of
 	// every position (ForwardAll), as a row fwdN, its time the median of Reps: what a
-	// training or scoring pass does, against the FMA peak.
+	// training or scoring pass does, against the peak of its precision.
 	Forward bool
 	// Progress, if not nil, gets a line as each part starts.
 	Progress io.Writer
