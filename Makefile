@@ -32,7 +32,7 @@ APT_PACKAGES := $(RUN_PACKAGES) $(BUILD_PACKAGES) $(TEST_PACKAGES) $(LAPTOP_PACK
 DOCKER_PACKAGES := docker.io docker-compose debootstrap
 
 .PHONY: all build build-purego deps deps-build deps-run notebook test test-go test-python generate bench reproduce clean
-.PHONY: test-docker fuzz test-fuzz test-hostile test-class-hostile bench-class bench-speed tidy cross record-widgets docs
+.PHONY: test-docker fuzz test-fuzz test-hostile test-class-hostile bench-class bench-speed bench-torch deps-torch tidy cross record-widgets docs
 .PHONY: test-laptops test-arm64 test-windows arm64-logits test-exercises test-widgets8 record-widgets8
 
 all: build
@@ -235,6 +235,16 @@ bench-class: build
 # bench-speed prints the bf16 rows of docs/performance.md's measurement log, each section with the load (two minutes).
 bench-speed: build
 	GPTNOTES_BIN=$(abspath $(BIN)) tests/bench_speed.sh
+
+# bench-torch puts GPT-2 Small's forward over 1,024 positions and its cached decode beside
+# PyTorch's (Debian's python3-torch, installed if missing), fp32 and bf16, the two sides taking
+# turns, and prints ours/PyTorch with the load (tests/bench_torch.py; a few minutes).
+bench-torch: build deps-torch
+	GPTNOTES_BIN=$(abspath $(BIN)) $(PYTHON) tests/bench_torch.py
+
+# deps-torch installs PyTorch, which only the side-by-side benchmarks need.
+deps-torch:
+	$(call apt_install,python3-torch)
 
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...

@@ -26,7 +26,8 @@ func init() {
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "[--models small,shipped] [--pp 64,512] [--tg 32,128] [--json] …",
 		"Measures the machine's two ceilings (the memory stream bandwidth; the FMA peak on one core and on\n"+
-			"all, where this CPU has a peak kernel), then prompt processing (ppN: an N-token prompt in one\n"+
+			"all, where this CPU has a peak kernel, and the bf16 peak where it has AVX-512 BF16, which bounds\n"+
+			"the bf16 rows), then prompt processing (ppN: an N-token prompt in one\n"+
 			"forward) and generation (tgN: N tokens one cached step at a time) for each model in fp32 and\n"+
 			"bf16, each as tokens/s and as a fraction of the ceiling that bounds it. Models are gpt presets at\n"+
 			"random init (no download) or \"shipped\", testdata/gopher.safetensors. About a minute with the\n"+

@@ -42,10 +42,26 @@ func TestBenchTable(t *testing.T) {
 	if got := len(point.FindAllString(s, -1)); got != 12 {
 		t.Errorf("%d roofline points, want 12 (5 products, attention, 6 rows):\n%s", got, s)
 	}
-	// The forward over the whole block, against the FMA peak: a row and a point each.
-	fwd := regexp.MustCompile(`(?m)^\| shipped \| (fp32|bf16) \| [0-9.]+ MB \| fwd256 \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| FMA peak \| [0-9]+% \|$`)
-	if got := len(fwd.FindAllString(s, -1)); got != 2 {
-		t.Errorf("%d fwd256 rows, want 2:\n%s", got, s)
+	// The bf16 peak: measured where the CPU has AVX-512 BF16, and said absent elsewhere.
+	bf16Peak := strings.Contains(s, "| bf16 peak, 1 core | ")
+	if !bf16Peak && !strings.Contains(s, "| bf16 peak | — | no AVX-512 BF16 on this CPU") {
+		t.Errorf("the ceilings neither give a bf16 peak nor say there is none:\n%s", s)
+	}
+	// The forward over the whole block, against the peak of its precision: a row and a point
+	// each; bf16's own peak where there is one, the FMA peak otherwise.
+	bf16Bound := "FMA peak"
+	if bf16Peak {
+		bf16Bound = "bf16 peak"
+	}
+	for _, c := range []struct{ prec, bound string }{{"fp32", "FMA peak"}, {"bf16", bf16Bound}} {
+		fwd := regexp.MustCompile(`(?m)^\| shipped \| ` + c.prec + ` \| [0-9.]+ MB \| fwd256 \| 2 \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ` + c.bound + ` \| [0-9]+% \|$`)
+		if got := len(fwd.FindAllString(s, -1)); got != 1 {
+			t.Errorf("%d %s fwd256 rows against the %s, want 1:\n%s", got, c.prec, c.bound, s)
+		}
+		point := regexp.MustCompile(`(?m)^\| forward ` + c.prec + ` fwd256 \| [0-9.]+ \| [0-9.]+ \| ` + c.bound + ` \| [0-9]+% \|$`)
+		if got := len(point.FindAllString(s, -1)); got != 1 {
+			t.Errorf("%d %s fwd256 points against the %s, want 1:\n%s", got, c.prec, c.bound, s)
+		}
 	}
 }
 
@@ -61,6 +77,9 @@ func TestBenchJSON(t *testing.T) {
 			StreamGBs  float64 `json:"stream_gbs"`
 			PeakKernel string  `json:"peak_kernel"`
 			PeakTotal  float64 `json:"peak_total_gflops"`
+			BF16Kernel string  `json:"bf16_peak_kernel"`
+			BF16Core   float64 `json:"bf16_peak_core_gflops"`
+			BF16Total  float64 `json:"bf16_peak_total_gflops"`
 		}
 		Models []struct {
 			Model string
@@ -81,6 +100,9 @@ func TestBenchJSON(t *testing.T) {
 	if r.Machine.Cores < 1 || r.Ceilings.StreamGBs <= 0 || (r.Ceilings.PeakKernel != "") != (r.Ceilings.PeakTotal > 0) {
 		t.Errorf("machine and ceilings: %+v %+v", r.Machine, r.Ceilings)
 	}
+	if hasBF16 := r.Ceilings.BF16Kernel != ""; hasBF16 != (r.Ceilings.BF16Core > 0) || hasBF16 != (r.Ceilings.BF16Total > 0) {
+		t.Errorf("bf16 peak: kernel %q, %g GFLOP/s on a core, %g on all", r.Ceilings.BF16Kernel, r.Ceilings.BF16Core, r.Ceilings.BF16Total)
+	}
 	if len(r.Models) != 1 || r.Models[0].Model != "shipped" || len(r.Models[0].Rows) != 3 {
 		t.Fatalf("models: %+v, want shipped with 3 rows (bf16 × pp8, pp16, tg4)", r.Models)
 	}
@@ -90,6 +112,10 @@ func TestBenchJSON(t *testing.T) {
 		}
 		if len(row.RunSeconds) != 2 || row.TokensPerSec <= 0 || row.FLOPs <= 0 || row.Bytes <= 0 || row.Bound == "" {
 			t.Errorf("row %d: %+v", i, row)
+		}
+		// A bf16 row bound by arithmetic is bound by the bf16 peak, where there is one.
+		if r.Ceilings.BF16Kernel != "" && row.Bound != "memory stream" && !strings.HasPrefix(row.Bound, "bf16 peak") {
+			t.Errorf("row %d: a bf16 row bound by %q with a bf16 peak measured", i, row.Bound)
 		}
 	}
 	if len(r.Roofline.Points) != 0 {

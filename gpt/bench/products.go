@@ -14,7 +14,9 @@ import (
 // whole decode step or prompt.
 type Point struct {
 	Name string `json:"name"` // e.g. "mlp.c_fc (1024×768 · 768×3072)"
-	Kind string `json:"kind"` // "product", "attention", "decode step" or "prompt"
+	Kind string `json:"kind"` // "product", "attention", "decode step", "prompt" or "forward"
+	// Precision is the step's, "fp32" or "bf16": it picks the peak that bounds it.
+	Precision string `json:"precision"`
 	Roof
 }
 
@@ -41,7 +43,7 @@ func measureProducts(cfg gpt.Config, N, reps int, llc int) []Point {
 			run()
 			secs = append(secs, time.Since(start).Seconds())
 		}
-		p := Point{Name: name, Kind: kind, Roof: Roof{FLOPs: flops, Bytes: bytes, Seconds: mean(secs),
+		p := Point{Name: name, Kind: kind, Precision: "fp32", Roof: Roof{FLOPs: flops, Bytes: bytes, Seconds: mean(secs),
 			InLLC: llc > 0 && bytes <= float64(llc)}}
 		points = append(points, p)
 	}
@@ -85,5 +87,5 @@ func rowPoint(r Row) Point {
 	case strings.HasPrefix(r.Test, "fwd"):
 		kind = "forward"
 	}
-	return Point{Name: fmt.Sprintf("%s %s %s", kind, r.Precision, r.Test), Kind: kind, Roof: r.Roof}
+	return Point{Name: fmt.Sprintf("%s %s %s", kind, r.Precision, r.Test), Kind: kind, Precision: r.Precision, Roof: r.Roof}
 }

@@ -36,7 +36,7 @@ type Options struct {
 	StageSteps int
 	// Forward, when true, also times a forward over each model's whole block, the logits of
 	// every position (ForwardAll), as a row fwdN, its time the median of Reps: what a
-	// training or scoring pass does, against the FMA peak.
+	// training or scoring pass does, against the peak of its precision.
 	Forward bool
 	// Progress, if not nil, gets a line as each part starts.
 	Progress io.Writer
@@ -170,17 +170,17 @@ func Run(o Options) (*Report, error) {
 	// memory the first time. Each is a limit, so the better of the two measurements stands.
 	progress("ceilings again, load %v", Load())
 	again := measureCeilings(o.StreamBytes, 5, 200*time.Millisecond)
-	r.Ceilings.StreamGBs = max(r.Ceilings.StreamGBs, again.StreamGBs)
-	r.Ceilings.PeakCore = max(r.Ceilings.PeakCore, again.PeakCore)
-	r.Ceilings.PeakTotal = max(r.Ceilings.PeakTotal, again.PeakTotal)
+	r.Ceilings = r.Ceilings.better(again)
 	r.Ceilings.LoadAfter = again.Load
 	for i := range r.Models {
 		for j := range r.Models[i].Rows {
-			r.Ceilings.bound(&r.Models[i].Rows[j].Roof)
+			row := &r.Models[i].Rows[j]
+			r.Ceilings.bound(&row.Roof, row.Precision)
 		}
 	}
 	for j := range r.Roofline.Points {
-		r.Ceilings.bound(&r.Roofline.Points[j].Roof)
+		pt := &r.Roofline.Points[j]
+		r.Ceilings.bound(&pt.Roof, pt.Precision)
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -233,6 +233,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "| FMA peak, %d cores | %.1f GFLOP/s | the same on every core at once |\n", m.Cores, c.PeakTotal)
 		fmt.Fprintf(&b, "| ridge | %.1f FLOP/byte | below it memory binds, above it arithmetic |\n", c.Ridge())
 	}
+	if c.BF16PeakKernel == "" {
+		fmt.Fprintf(&b, "| bf16 peak | — | no AVX-512 BF16 on this CPU (or GPTNOTES_CPU avx2 or go): bf16 products run on FMAs, the FMA peak bounds them |\n")
+	} else {
+		fmt.Fprintf(&b, "| bf16 peak, 1 core | %.1f GFLOP/s | %s |\n", c.BF16PeakCore, c.BF16PeakKernel)
+		fmt.Fprintf(&b, "| bf16 peak, %d cores | %.1f GFLOP/s | the same on every core at once: the bound of bf16 rows |\n", m.Cores, c.BF16PeakTotal)
+		fmt.Fprintf(&b, "| bf16 ridge | %.1f FLOP/byte | the same for bf16 |\n", c.RidgeBF16())
+	}
 	for _, p := range r.Models {
 		fmt.Fprintf(&b, "\n## %s: %s (load %s; %.0f s)\n\n", p.Model, p.About, loadString(p.Load), p.Seconds)
 		fmt.Fprintf(&b, "| model | prec | size | test | runs | t/s | GFLOP/s | GB/s | bound | of bound |\n")
@@ -253,8 +260,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %.2f | %.1f | %s | %s |\n", pt.Name, pt.Intensity(), pt.GFLOPs(), pt.Bound, percent(pt.Fraction))
 		}
 	}
-	fmt.Fprintf(&b, "\nbound: the roofline's min(FMA peak, FLOP/byte × stream); bytes are the least a step must move\n"+
-		"(its weights, cache, inputs and outputs); a model whose weights and cache fit in the last-level\n"+
+	fmt.Fprintf(&b, "\nbound: the roofline's min(peak, FLOP/byte × stream), the peak of a bf16 row being the bf16\n"+
+		"peak where this CPU has one, else the FMA peak; bytes are the least a step must move (its\n"+
+		"weights, cache, inputs and outputs); a model whose weights and cache fit in the last-level\n"+
 		"cache is not bound by the memory stream, which is DRAM's. fwdN: a forward over N positions with\n"+
 		"the logits of all, its time the median of the runs; the other rows' the mean. %.0f s in all.\n", r.Seconds)
 	_, err := io.WriteString(w, b.String())

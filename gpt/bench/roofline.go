@@ -28,26 +28,34 @@ func (r Roof) GBs() float64 { return r.Bytes / r.Seconds / 1e9 }
 
 // The ceilings' names in Roof.Bound.
 const (
-	BoundPeak       = "FMA peak"
-	BoundStream     = "memory stream"
-	BoundPeakInLLC  = "FMA peak (bytes fit in LLC)"
-	BoundNoPeakLLC  = "none (bytes fit in LLC, no peak kernel)"
-	BoundStreamOnly = "memory stream (no peak kernel)"
+	BoundPeak          = "FMA peak"
+	BoundStream        = "memory stream"
+	BoundPeakInLLC     = "FMA peak (bytes fit in LLC)"
+	BoundNoPeakLLC     = "none (bytes fit in LLC, no peak kernel)"
+	BoundStreamOnly    = "memory stream (no peak kernel)"
+	BoundBF16Peak      = "bf16 peak"
+	BoundBF16PeakInLLC = "bf16 peak (bytes fit in LLC)"
 )
 
-// bound sets r's Bound, Attainable and Fraction from the ceilings. Where the memory stream
-// would bind but r's bytes fit in the last-level cache (r.InLLC), it does not, being a
-// bandwidth from DRAM: then only the FMA peak does.
-func (c Ceilings) bound(r *Roof) {
+// bound sets r's Bound, Attainable and Fraction from the ceilings, for a step in precision
+// ("fp32" or "bf16"): a bf16 step's peak is the bf16 peak where one was measured (its
+// products run on VDPBF16PS), any other step's the FMA peak. Where the memory stream would
+// bind but r's bytes fit in the last-level cache (r.InLLC), it does not, being a bandwidth
+// from DRAM: then only the peak does.
+func (c Ceilings) bound(r *Roof, precision string) {
+	peak, atPeak, inLLC := c.PeakTotal, BoundPeak, BoundPeakInLLC
+	if precision == "bf16" && c.BF16PeakTotal > 0 {
+		peak, atPeak, inLLC = c.BF16PeakTotal, BoundBF16Peak, BoundBF16PeakInLLC
+	}
 	memory := r.Intensity() * c.StreamGBs // FLOPs a byte × GB/s = GFLOP/s
 	switch {
-	case c.PeakTotal > 0 && c.PeakTotal <= memory:
-		r.Bound, r.Attainable = BoundPeak, c.PeakTotal
-	case r.InLLC && c.PeakTotal > 0:
-		r.Bound, r.Attainable = BoundPeakInLLC, c.PeakTotal
+	case peak > 0 && peak <= memory:
+		r.Bound, r.Attainable = atPeak, peak
+	case r.InLLC && peak > 0:
+		r.Bound, r.Attainable = inLLC, peak
 	case r.InLLC:
 		r.Bound, r.Attainable = BoundNoPeakLLC, 0
-	case c.PeakTotal > 0:
+	case peak > 0:
 		r.Bound, r.Attainable = BoundStream, memory
 	default:
 		r.Bound, r.Attainable = BoundStreamOnly, memory
@@ -65,4 +73,13 @@ func (c Ceilings) Ridge() float64 {
 		return 0
 	}
 	return c.PeakTotal / c.StreamGBs
+}
+
+// RidgeBF16 is the ridge of bf16 steps, where the memory stream meets the bf16 peak; 0
+// without a bf16 peak kernel (their ridge is then Ridge's).
+func (c Ceilings) RidgeBF16() float64 {
+	if c.BF16PeakTotal == 0 || c.StreamGBs == 0 {
+		return 0
+	}
+	return c.BF16PeakTotal / c.StreamGBs
 }

@@ -12,13 +12,15 @@ import (
 func init() {
 	Symbols["github.com/gptnotes/gptnotes/gpt/bench/bench"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"BoundNoPeakLLC":  reflect.ValueOf(constant.MakeFromLiteral("\"none (bytes fit in LLC, no peak kernel)\"", token.STRING, 0)),
-		"BoundPeak":       reflect.ValueOf(constant.MakeFromLiteral("\"FMA peak\"", token.STRING, 0)),
-		"BoundPeakInLLC":  reflect.ValueOf(constant.MakeFromLiteral("\"FMA peak (bytes fit in LLC)\"", token.STRING, 0)),
-		"BoundStream":     reflect.ValueOf(constant.MakeFromLiteral("\"memory stream\"", token.STRING, 0)),
-		"BoundStreamOnly": reflect.ValueOf(constant.MakeFromLiteral("\"memory stream (no peak kernel)\"", token.STRING, 0)),
-		"Load":            reflect.ValueOf(bench.Load),
-		"Run":             reflect.ValueOf(bench.Run),
+		"BoundBF16Peak":      reflect.ValueOf(constant.MakeFromLiteral("\"bf16 peak\"", token.STRING, 0)),
+		"BoundBF16PeakInLLC": reflect.ValueOf(constant.MakeFromLiteral("\"bf16 peak (bytes fit in LLC)\"", token.STRING, 0)),
+		"BoundNoPeakLLC":     reflect.ValueOf(constant.MakeFromLiteral("\"none (bytes fit in LLC, no peak kernel)\"", token.STRING, 0)),
+		"BoundPeak":          reflect.ValueOf(constant.MakeFromLiteral("\"FMA peak\"", token.STRING, 0)),
+		"BoundPeakInLLC":     reflect.ValueOf(constant.MakeFromLiteral("\"FMA peak (bytes fit in LLC)\"", token.STRING, 0)),
+		"BoundStream":        reflect.ValueOf(constant.MakeFromLiteral("\"memory stream\"", token.STRING, 0)),
+		"BoundStreamOnly":    reflect.ValueOf(constant.MakeFromLiteral("\"memory stream (no peak kernel)\"", token.STRING, 0)),
+		"Load":               reflect.ValueOf(bench.Load),
+		"Run":                reflect.ValueOf(bench.Run),
 
 		// type definitions
 		"Ceilings":  reflect.ValueOf((*bench.Ceilings)(nil)),

@@ -26,7 +26,7 @@
 //	exp.go             ExpSum, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
 //	exp_amd64.go       the AVX2 exponentials (exp_amd64.s)
 //	rows.go            CrossEntropy and LayernormBackward, split over the cores
-//	peak.go            StreamRead, FMAPeak: the probes of the machine's two ceilings (gpt/bench)
+//	peak.go            StreamRead, FMAPeak, BF16Peak: the probes of the machine's ceilings (gpt/bench)
 //
 // Where the CPU has AVX2 and FMA, or on arm64 (NEON), the model's products run on our
 // sgemm, in both builds (a BF16 model's with its weights widened as they are packed), or on

@@ -40,6 +40,13 @@ func kern12x32(kc2 int, a, b *uint32, c *float32, ldc int, bias *float32)
 //go:noescape
 func packPairs32(dst *uint32, src *uint16, ldb, pairs int)
 
+// dpbf16Peak runs n rounds of 24 independent VDPBF16PS, each accumulator += a·b in pairs
+// lane by lane, and stores the 24 accumulators' sum in sum (dpbf16_amd64.s): the bf16 peak
+// (peak_amd64.go).
+//
+//go:noescape
+func dpbf16Peak(n int, a, b *[16]uint32, sum *[16]float32)
+
 // gemm16 is one product C = A·op(B) + bias, A float32 (m, k), B bfloat16, C (m, n).
 type gemm16 struct {
 	tB           bool // op(B) = Bᵀ: B is (n, k), the token table

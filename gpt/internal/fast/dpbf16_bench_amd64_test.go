@@ -7,7 +7,8 @@ import (
 )
 
 // BenchmarkKernel12x32 is the VDPBF16PS micro-kernel in L1 (a 12×256-pair tile against a
-// 256×32-pair panel) on one core and on two at once.
+// 256×32-pair panel) on one core and on two at once, next to the bf16 peak (24 independent
+// VDPBF16PS a round, BF16Peak).
 func BenchmarkKernel12x32(b *testing.B) {
 	if !HasAVX512BF16 {
 		b.Skip("no AVX-512 BF16")
@@ -22,6 +23,10 @@ func BenchmarkKernel12x32(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(par)*2*mr2*nr2*2*kc2*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("peak/cores=%d", par), func(b *testing.B) {
+			onCores(par, func() { BF16Peak(b.N) })
+			b.ReportMetric(float64(par)*bf16PeakChains*16*4*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 	}
 }

@@ -1,8 +1,9 @@
 package fast
 
 // The machine's two ceilings, as probes gpt/bench times: how fast the cores can read memory
-// (StreamRead) and how fast they can multiply and add (FMAPeak, peak_amd64.go). A cached
-// decode step is bound by the first, a long prompt's products by the second.
+// (StreamRead) and how fast they can multiply and add (FMAPeak, peak_amd64.go; and BF16Peak,
+// on the instruction a BF16 model's products run on where the CPU has AVX-512 BF16). A
+// cached decode step is bound by the first, a long prompt's products by the second.
 
 // StreamRead reads w once, in memory order, on every core: the dot products of its rows of
 // len(x) numbers with x, into y (one per row), by the one-row kernel a decode step's products

@@ -8,3 +8,9 @@ var PeakKernel = ""
 
 // FMAPeak returns 0 off amd64: there is no peak kernel to run (see peak_amd64.go).
 func FMAPeak(rounds int) float64 { return 0 }
+
+// BF16PeakKernel names the kernel BF16Peak runs on this CPU: "" off amd64, as PeakKernel.
+var BF16PeakKernel = ""
+
+// BF16Peak returns 0 off amd64: there is no bf16 peak kernel to run (see peak_amd64.go).
+func BF16Peak(rounds int) float64 { return 0 }

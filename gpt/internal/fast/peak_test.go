@@ -38,3 +38,18 @@ func TestFMAPeak(t *testing.T) {
 		t.Errorf("FMAPeak(1000) = %g FLOPs, want %g", got, want)
 	}
 }
+
+// TestBF16Peak checks the FLOP count BF16Peak reports: 24 VDPBF16PS a round, each two
+// multiply-adds in each of 16 lanes, or none without a bf16 peak kernel.
+func TestBF16Peak(t *testing.T) {
+	got := BF16Peak(1000)
+	if BF16PeakKernel == "" {
+		if got != 0 {
+			t.Errorf("no bf16 peak kernel, but BF16Peak(1000) = %g FLOPs", got)
+		}
+		return
+	}
+	if want := 1000.0 * 24 * 16 * 4; got != want {
+		t.Errorf("BF16Peak(1000) = %g FLOPs, want %g", got, want)
+	}
+}
