@@ -56,6 +56,10 @@
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
 //	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
+//	structnames.go       a module's struct types carry their names in a field tag, so
+//	                     that two of one structure are two types (a module step)
+//	ifaceparams.go       a module function's interface parameters unwrapped on entry (a
+//	                     module step)
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression

@@ -14,15 +14,15 @@ import (
 // *modules.UninterpretableError naming the file, line and construct, instead of giving silent
 // wrong answers (refuseModule).
 //
-// Look-alike struct types. yaegi v0.16.1 builds an interpreted struct type as a reflect struct
-// of its fields, so two named struct types of one structure (go-cmp's `type ignore struct{
-// core }` and `type validator struct{ core }`) are one type to it once in an interface: an
-// assertion to either holds for both, and a type switch takes the first of them for either.
-// go-cmp's Options.filter read every validator as ignore, and cmp.Equal found []int{1} and
-// []int{2} equal. Nothing the kernel writes into the file makes them two types, so a module
-// package that tells such types apart is refused, naming the switch or assertion. The test of
-// one structure is the interpreter's (lookalike.go, shared with the cells' refusal), which also
-// reads the package's named types in fields as their structure.
+// Look-alike struct types without fields. yaegi v0.16.1 builds an interpreted struct type as a
+// reflect struct of its fields, so two named struct types of one structure are one type to it
+// once in an interface: an assertion to either holds for both, and a type switch takes the
+// first of them for either. A struct type with fields gets its name in its first field's tag
+// (structnames.go) and is then a type of its own; two struct types without fields
+// (`type a struct{}`, `type b struct{}`) have no field to carry it, and a module package that
+// tells such types apart is refused, naming the switch or assertion. The test of one structure
+// is the interpreter's (lookalike.go, shared with the cells' refusal), which also reads the
+// package's named types in fields as their structure.
 //
 // Assertions to a source interface from a compiled one. A value in an error, an any or another
 // interface of a compiled package, asserted to an interface the module declares (or an
