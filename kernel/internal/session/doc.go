@@ -15,7 +15,8 @@
 //	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
 //	               table in refusals.go (printing.go, records.go: what fmt and the encoders see;
 //	               lookalike.go: struct types of one structure, which the interpreter
-//	               conflates in interfaces, shared with modulerefuse.go)
+//	               conflates in interfaces, shared with modulerefuse.go; modulereflect.go:
+//	               a cell's types handed to a module that reads types by reflection)
 //	waiting.go     a cell of declarations that uses types no cell has declared yet waits,
 //	               and runs again after the cell that declares them
 //	plan.go        what the cell changes in the session's declarations: what it redefines,

@@ -430,6 +430,7 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	if err := refuseModule(path, fset, files, info); err != nil {
 		return err
 	}
+	noteModuleReflection(path, files, info)
 	docs := moduleDocs(files)
 	if len(files) > 0 {
 		modulePackageNames.Store(path, files[0].Name.Name)

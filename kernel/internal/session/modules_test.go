@@ -51,6 +51,15 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/emptylike", Version: "v1.0.0", Files: map[string]string{
 		"opts.go": "package emptylike\n\ntype ignore struct{}\n\ntype validator struct{}\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
 	}},
+	// typename reads a type's name by reflection, as go-cmp's reporter does.
+	{Path: "example.com/typename", Version: "v1.0.0", Files: map[string]string{
+		"name.go": "package typename\n\nimport \"reflect\"\n\n// Of is the name of v's type.\nfunc Of(v any) string { return reflect.TypeOf(v).String() }\n",
+	}},
+	// usesname calls typename: it reads types by reflection through it.
+	{Path: "example.com/usesname", Version: "v1.0.0", Files: map[string]string{
+		"uses.go": "package usesname\n\nimport \"example.com/typename\"\n\n// Of is typename.Of.\nfunc Of(v any) string { return typename.Of(v) }\n\n// Len is len(s).\nfunc Len(s any) int { return len(s.([]int)) }\n",
+		"go.mod":  "module example.com/usesname\n\ngo 1.21\n\nrequire example.com/typename v1.0.0\n",
+	}},
 	{Path: "example.com/causes", Version: "v1.0.0", Files: map[string]string{
 		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n",
 	}},
@@ -370,3 +379,26 @@ func write(t *testing.T, name, text string) {
 	}
 }
 
+// TestModuleReflectsCellType hands a cell's type to a module that reads types by reflection,
+// itself or through a module it imports: refused (modulereflect.go), where yaegi's answer would
+// be the type's structure (Go prints main.point); the standard library's types pass.
+func TestModuleReflectsCellType(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "//gptnotes:require example.com/usesname v1.0.0\nimport (\n\t\"fmt\"\n\t\"example.com/typename\"\n\t\"example.com/usesname\"\n)\n\nfmt.Println(typename.Of(3), usesname.Of([]string{}), usesname.Len([]int{1, 2}))")
+	if err != nil || out != "int []string 2\n" {
+		t.Fatalf("standard types: %q %v", out, err)
+	}
+	for _, cell := range []string{
+		"type point struct{ X, Y int }\nfmt.Println(typename.Of(point{1, 2}))",
+		"type celsius float64\nfmt.Println(usesname.Of([]celsius{1}))",
+		"type pt struct{ X int }\nfmt.Println(usesname.Of(func(pt) {}))",
+	} {
+		_, _, err := exec(t, s, cell)
+		if err == nil || !strings.Contains(err.Error(), "the module reads types by reflection") {
+			t.Errorf("%s:\n got %v", cell, err)
+		}
+	}
+	if out, _, err := exec(t, s, "type q struct{ X int }\nfmt.Println(usesname.Len([]int{3}), q{1})"); err != nil || out != "1 {1}\n" {
+		t.Errorf("no cell's type in the call: %q %v", out, err)
+	}
+}
