@@ -61,6 +61,8 @@
 //	                     that two of one structure are two types (a module step)
 //	ifaceparams.go       a module function's interface parameters unwrapped on entry (a
 //	                     module step)
+//	compiledassert.go    a module's assertion from error (a compiled interface) to its own
+//	                     interface: through its types (a module step)
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression

@@ -75,4 +75,5 @@ var passes = []pass{
 	{name: "panicnil", file: "panicnil.go", program: "lang_go121_panic_nil", expr: panicArgExpr},
 	{name: "structnames", file: "structnames.go", program: "module_lookalike_structs", module: nameStructs},
 	{name: "ifaceparams", file: "ifaceparams.go", program: "module_lookalike_structs", module: unwrapInterfaceParams},
+	{name: "compiledassert", file: "compiledassert.go", program: "module_error_causes", module: compiledAssertions},
 }

@@ -43,6 +43,9 @@ func (c *cellCtx) refuse() error {
 				if fn, t := c.reflectedCellType(call); fn != "" {
 					fail(call.Pos(), reflectedCellType, fn, t)
 				}
+				if fn, t := c.compiledAssertionCellType(call); fn != "" {
+					fail(call.Pos(), moduleAssertsCellType, fn, t)
+				}
 				if found := c.formatsLookalike(call); found != nil {
 					fail(call.Pos(), lookalikeStruct, found...)
 				}
