@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sync"
 )
 
@@ -84,7 +85,9 @@ func compiledAssertions(path string, _ *token.FileSet, f *ast.File, info *types.
 		if assertedInterfaces.of == nil {
 			assertedInterfaces.of = map[string][]*types.Interface{}
 		}
-		assertedInterfaces.of[path] = append(assertedInterfaces.of[path], iface)
+		if !slices.ContainsFunc(assertedInterfaces.of[path], func(it *types.Interface) bool { return types.Identical(it, iface) }) {
+			assertedInterfaces.of[path] = append(assertedInterfaces.of[path], iface) // once, for every session
+		}
 		assertedInterfaces.Unlock()
 		count++
 		return compiledAssertionLit(a, iface, cands, commaOK[a], count)
