@@ -39,7 +39,7 @@
 //	rangefunc.go         range over a function (Go 1.23): the body as the yield callback
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
-//	switchinit.go        switch init; tag: the init outside
+//	switchinit.go        switch init; tag: the init outside (in module files too)
 //	tagged.go            switch x { case Celsius(3): } on an interface: comparisons
 //	typeswitch.go        type switches on non-empty interfaces, and on an any with a case of a
 //	                     cell's struct type: a chain of assertions
