@@ -13,7 +13,9 @@ import (
 // cmp.Equal said false where Go says true); a type switch on it falls to default, and a
 // single-value assertion panics with "interface {} is interp.valueInterface". Assigning the
 // parameter to itself unwraps it, so each function of a module package with such a parameter
-// starts with that assignment:
+// starts with that assignment (a variadic parameter of such a type, each of its elements:
+// `for __i := range opts { opts[__i] = opts[__i] }`, which writes each element back to the
+// slice it came in):
 //
 //	func IsValidator(o Option) bool { _, ok := o.(validator); return ok }
 //
@@ -39,8 +41,15 @@ func unwrapInterfaceParams(_ string, _ *token.FileSet, f *ast.File, info *types.
 			return true
 		}
 		var self []ast.Stmt
-		for _, p := range ft.Params.List {
-			t := typeOfExpr(info, p.Type)
+		for i, p := range ft.Params.List {
+			ell, variadic := p.Type.(*ast.Ellipsis)
+			variadic = variadic && i == len(ft.Params.List)-1
+			var t types.Type
+			if variadic {
+				t = typeOfExpr(info, ell.Elt)
+			} else {
+				t = typeOfExpr(info, p.Type)
+			}
 			if t == nil || !types.IsInterface(t) || t.Underlying().(*types.Interface).Empty() {
 				continue
 			}
@@ -48,10 +57,17 @@ func unwrapInterfaceParams(_ string, _ *token.FileSet, f *ast.File, info *types.
 				continue
 			}
 			for _, name := range p.Names {
-				if name.Name != "_" {
-					self = append(self, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name.Name)}, TokPos: body.Lbrace, Tok: token.ASSIGN,
-						Rhs: []ast.Expr{ast.NewIdent(name.Name)}})
+				if name.Name == "_" {
+					continue
 				}
+				if variadic { // for __i := range opts { opts[__i] = opts[__i] }
+					elem := func() ast.Expr { return &ast.IndexExpr{X: ast.NewIdent(name.Name), Index: ast.NewIdent("__i")} }
+					self = append(self, &ast.RangeStmt{For: body.Lbrace, Key: ast.NewIdent("__i"), Tok: token.DEFINE, X: ast.NewIdent(name.Name),
+						Body: &ast.BlockStmt{List: []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{elem()}, Tok: token.ASSIGN, Rhs: []ast.Expr{elem()}}}}})
+					continue
+				}
+				self = append(self, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent(name.Name)}, TokPos: body.Lbrace, Tok: token.ASSIGN,
+					Rhs: []ast.Expr{ast.NewIdent(name.Name)}})
 			}
 		}
 		if len(self) > 0 {
