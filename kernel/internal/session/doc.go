@@ -15,7 +15,8 @@
 //	refuse.go      constructs the interpreter would get wrong: an Unsupported error, from the
 //	               table in refusals.go (printing.go, records.go: what fmt and the encoders see;
 //	               lookalike.go: struct types of one structure, which the interpreter
-//	               conflates in interfaces, shared with modulerefuse.go)
+//	               conflates in interfaces, shared with modulerefuse.go; modulereflect.go:
+//	               a cell's types handed to a module that reads types by reflection)
 //	waiting.go     a cell of declarations that uses types no cell has declared yet waits,
 //	               and runs again after the cell that declares them
 //	plan.go        what the cell changes in the session's declarations: what it redefines,
@@ -38,7 +39,7 @@
 //	rangefunc.go         range over a function (Go 1.23): the body as the yield callback
 //	loopvars.go          per-iteration loop variables (Go 1.22)
 //	rangeint.go          for i := range n (Go 1.22): a three-clause loop
-//	switchinit.go        switch init; tag: the init outside
+//	switchinit.go        switch init; tag: the init outside (in module files too)
 //	tagged.go            switch x { case Celsius(3): } on an interface: comparisons
 //	typeswitch.go        type switches on non-empty interfaces, and on an any with a case of a
 //	                     cell's struct type: a chain of assertions
@@ -56,6 +57,12 @@
 //	displayargs.go       display.Display(v) of a cell's type: its renderer methods
 //	cellformat.go        %T, %+v, %#v of a cell's types: Go's names (goformat.go prints)
 //	panicnil.go          panic(nil) panics with *runtime.PanicNilError (Go 1.21)
+//	structnames.go       a module's struct types carry their names in a field tag, so
+//	                     that two of one structure are two types (a module step)
+//	ifaceparams.go       a module function's interface parameters unwrapped on entry (a
+//	                     module step)
+//	compiledassert.go    a module's assertion from error (a compiled interface) to its own
+//	                     interface: through its types (a module step)
 //	compile.go     yaegi compiles a piece (its compile panics become errors); a piece's var
 //	               declarations go first, alone
 //	run.go         evaluate: compile and run the pieces in order; the trailing expression

@@ -27,7 +27,8 @@ import (
 //		return __gptnotes.Dynamic(__fx, "T", "any", "")
 //	}())
 //
-// What no assertion matched is printed by fmt, unless it may still be a cell's value: a struct
+// What no assertion matched is printed by fmt, unless it may still be a cell's value or a
+// module package's (the literal is written, with no assertions, once the session imports one): a struct
 // type without a name (a generic cell type's, or one inside a slice or map), or the type under one
 // of the cells' other slice or map types for %#v (yaegi holds ints{2} as an []int and matches it
 // to both). Then the runtime's Dynamic refuses it (dynamicCellVerb) rather than print yaegi's
@@ -48,7 +49,7 @@ func (c *cellCtx) dynamicFormatArg(verb string, t types.Type) func(ast.Expr) ast
 		return nil
 	}
 	cands := c.dynamicCandidates(t, nil)
-	if len(cands) == 0 {
+	if len(cands) == 0 && !c.importsModule() {
 		return nil
 	}
 	letter := verb[len(verb)-1:]
@@ -111,6 +112,15 @@ func (c *cellCtx) dynamicFormatArg(verb string, t types.Type) func(ast.Expr) ast
 		})
 		return e
 	}
+}
+
+// importsModule reports whether the session has imported a module package: a value of one of
+// its struct types, which yaegi names by its structure (and structnames.go's tag), may be in
+// the interface, and Dynamic refuses to print that name.
+func (c *cellCtx) importsModule() bool {
+	c.s.mods.mu.Lock()
+	defer c.s.mods.mu.Unlock()
+	return len(c.s.mods.docs) > 0
 }
 
 // dynamicFormatRefused finds %T or %#v of a value of a compiled interface type (error,

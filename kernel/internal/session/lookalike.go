@@ -17,14 +17,18 @@ import (
 // interface: x.(A) holds for a B, and so do x.(*A) and x.([]A) for pointers and slices of B;
 // x.(P) holds for an image.Point when P has its structure, and x.(image.Point) for a P. %T
 // (dynformat.go asks by assertions) and == of an any are wrong the same way. No rewrite can
-// give the types names, and a hidden field or tag that told them apart would show in fmt's
-// %#v, in reflect and in the encoders, so such constructs are refused: in a cell
-// (refuseLookalikes, formatsLookalike, comparesLookalikes; refusals.go's lookalikeStruct) and in
-// a module package (modulerefuse.go).
+// give the types names; a hidden field that told them apart would show in fmt's %+v and in the
+// encoders, and a tag in the tags a cell's program may read and print, so such constructs are
+// refused in a cell (refuseLookalikes, formatsLookalike, comparesLookalikes; refusals.go's
+// lookalikeStruct). A module package's struct types carry their names in a field tag
+// (structnames.go), which shows only to reflection of the whole tag; a module's struct types
+// without fields, which have no field to carry it, are refused (modulerefuse.go).
 
 // sameToInterpreter reports whether the interpreter builds a and b as one type: their
 // structures are identical once each named type it interprets (interpreted reports which) is
-// read as its underlying type. Types of compiled packages keep their names, as reflect does.
+// read as its underlying type. Types of compiled packages keep their names, as reflect does,
+// and so do a module's struct types with fields, whose names the kernel writes into their
+// first field's tag (structnames.go).
 func sameToInterpreter(a, b types.Type, interpreted func(*types.Named) bool) bool {
 	seen := map[[2]types.Type]bool{}
 	var same func(a, b types.Type) bool
@@ -34,6 +38,15 @@ func sameToInterpreter(a, b types.Type, interpreted func(*types.Named) bool) boo
 			return true // a recursive type, compared again inside itself
 		}
 		seen[[2]types.Type{a, b}] = true
+		na, aNamed := a.(*types.Named)
+		nb, bNamed := b.(*types.Named)
+		if aNamed && namedStruct(na, interpreted) || bNamed && namedStruct(nb, interpreted) {
+			// A module's struct type carries its name (structnames.go): one type only to
+			// itself, or to another instance of its generic declaration.
+			if !aNamed || !bNamed || !sameDecl(na.Origin(), nb.Origin()) {
+				return false
+			}
+		}
 		if n, ok := a.(*types.Named); ok && interpreted(n) {
 			a = n.Underlying()
 		}
@@ -91,6 +104,9 @@ func lookalikeOf(target types.Type, from *types.Interface, structs []*types.Name
 		for _, b := range structs {
 			if sameDecl(a, b) || !interpreted(a) && !interpreted(b) || !compiled && (!interpreted(a) || !interpreted(b)) {
 				continue
+			}
+			if namedStruct(a, interpreted) || namedStruct(b, interpreted) {
+				continue // one carries its name (structnames.go)
 			}
 			if holds(wrap(b)) && sameToInterpreter(a.Underlying(), b.Underlying(), interpreted) {
 				named, lookalike, found = a, b, true

@@ -14,21 +14,22 @@ import (
 // *modules.UninterpretableError naming the file, line and construct, instead of giving silent
 // wrong answers (refuseModule).
 //
-// Look-alike struct types. yaegi v0.16.1 builds an interpreted struct type as a reflect struct
-// of its fields, so two named struct types of one structure (go-cmp's `type ignore struct{
-// core }` and `type validator struct{ core }`) are one type to it once in an interface: an
-// assertion to either holds for both, and a type switch takes the first of them for either.
-// go-cmp's Options.filter read every validator as ignore, and cmp.Equal found []int{1} and
-// []int{2} equal. Nothing the kernel writes into the file makes them two types, so a module
-// package that tells such types apart is refused, naming the switch or assertion. The test of
-// one structure is the interpreter's (lookalike.go, shared with the cells' refusal), which also
-// reads the package's named types in fields as their structure.
+// Look-alike struct types without fields. yaegi v0.16.1 builds an interpreted struct type as a
+// reflect struct of its fields, so two named struct types of one structure are one type to it
+// once in an interface: an assertion to either holds for both, and a type switch takes the
+// first of them for either. A struct type with fields gets its name in its first field's tag
+// (structnames.go) and is then a type of its own; two struct types without fields
+// (`type a struct{}`, `type b struct{}`) have no field to carry it, and a module package that
+// tells such types apart is refused, naming the switch or assertion. The test of one structure
+// is the interpreter's (lookalike.go, shared with the cells' refusal), which also reads the
+// package's named types in fields as their structure.
 //
-// Assertions to a source interface from a compiled one. A value in an error, an any or another
-// interface of a compiled package, asserted to an interface the module declares (or an
+// Type switch cases of a source interface on a compiled one. A value in an error, an any or
+// another interface of a compiled package, asserted to an interface the module declares (or an
 // interface literal), fails where Go's succeeds: pkg/errors' Cause asserts an error to its
-// own `causer` and returned the error unchanged. A cell doing so is refused too
-// (interfaceAssertion).
+// own `causer` and returned the error unchanged. An assertion is written as assertions to the
+// module's types (compiledassert.go); a type switch with such a case is refused. A cell doing
+// either is refused too (interfaceAssertion).
 
 // refuseModule is the first construct of the module package's files (as checked) that the
 // interpreter would run wrongly, as an error; nil when there is none.
@@ -39,7 +40,7 @@ func refuseModule(path string, fset *token.FileSet, files []*ast.File, info *typ
 	return sourceInterfaceAssertion(path, fset, files, info)
 }
 
-// sourceInterfaceAssertion finds a type assertion, or a type switch case, to an interface
+// sourceInterfaceAssertion finds a type switch case to an interface
 // declared in the module's source (or an interface literal) from a value whose static type is
 // an interface that compiled code declares (error, any, io.Reader).
 func sourceInterfaceAssertion(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error {
@@ -83,11 +84,7 @@ func sourceInterfaceAssertion(path string, fset *token.FileSet, files []*ast.Fil
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.TypeAssertExpr:
-				if n.Type != nil {
-					check(n.X, n.Type, n.Pos())
-				}
-			case *ast.TypeSwitchStmt:
+			case *ast.TypeSwitchStmt: // an assertion is written as the module's types (compiledassert.go)
 				if x := typeSwitchSubject(n); x != nil {
 					for _, cc := range n.Body.List {
 						for _, e := range cc.(*ast.CaseClause).List {

@@ -80,6 +80,40 @@ func fitModuleFile(f *ast.File, info *types.Info) bool {
 	return changed
 }
 
+// rewriteModuleStmts replaces each statement of f's statement lists (blocks, case and comm
+// clauses), inner ones first, by what step returns for it, for a pass's module step that
+// rewrites statements as its statement step does in a cell. It reports whether anything changed.
+func rewriteModuleStmts(f *ast.File, step func(ast.Stmt) ast.Stmt) bool {
+	changed := false
+	var list func([]ast.Stmt)
+	var visit func(n ast.Node) bool
+	list = func(stmts []ast.Stmt) {
+		for i, st := range stmts {
+			ast.Inspect(st, visit)
+			if r := step(st); r != st {
+				stmts[i] = r
+				changed = true
+			}
+		}
+	}
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list(n.List)
+			return false
+		case *ast.CaseClause:
+			list(n.Body)
+			return false
+		case *ast.CommClause:
+			list(n.Body)
+			return false
+		}
+		return true
+	}
+	ast.Inspect(f, visit)
+	return changed
+}
+
 // minMaxLiterals replaces the builtin min and max, in calls whose type the file can name (a
 // basic type, or a type of its own package), by a function literal of that type:
 // max(a, b) becomes (func(x T, ys ...T) T { for _, y := range ys { if y > x { x = y } }; return x })(a, b).
@@ -391,11 +425,12 @@ func moduleDocs(files []*ast.File) map[string]string {
 
 // moduleChecked records a module package the importer has checked, unless it refuses it
 // (refuseModule): its docs for Inspect, and its files as the interpreter gets them
-// (fitModuleFile, moduleTypeSwitches, rebindImports).
+// (fitModuleFile, moduleTypeSwitches, rebindImports, and the passes' module steps).
 func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.File, info *types.Info) error {
 	if err := refuseModule(path, fset, files, info); err != nil {
 		return err
 	}
+	noteModuleReflection(path, files, info)
 	docs := moduleDocs(files)
 	if len(files) > 0 {
 		modulePackageNames.Store(path, files[0].Name.Name)
@@ -422,7 +457,13 @@ func (s *Session) moduleChecked(path string, fset *token.FileSet, files []*ast.F
 	for _, f := range files {
 		rebound := s.mods.rebindImports(f)
 		switches := s.moduleTypeSwitches(f, info)
-		if !fitModuleFile(f, info) && !rebound && !switches {
+		changed := false
+		for _, ps := range passes {
+			if ps.module != nil && ps.module(path, fset, f, info) {
+				changed = true
+			}
+		}
+		if !fitModuleFile(f, info) && !rebound && !switches && !changed {
 			continue
 		}
 		var b strings.Builder

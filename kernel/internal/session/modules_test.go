@@ -39,11 +39,31 @@ var fixtureModules = []modtest.Module{
 	{Path: "example.com/shapes", Version: "v1.0.0", Files: map[string]string{
 		"shapes.go": "package shapes\n\ntype Shape interface{ Area() float64 }\n\ntype Square struct{ S float64 }\n\nfunc (q *Square) Area() float64 { return q.S * q.S }\n\ntype Disc struct{ R float64 }\n\nfunc (d *Disc) Area() float64 { return 3 * d.R * d.R }\n\n// Name says which shape s is.\nfunc Name(s Shape) string {\n\tswitch s := s.(type) {\n\tcase *Square:\n\t\treturn \"square\"\n\tcase *Disc:\n\t\treturn \"disc\"\n\tcase nil:\n\t\treturn \"none\"\n\tdefault:\n\t\t_ = s\n\t\treturn \"other\"\n\t}\n}\n",
 	}},
+	// lookalike has struct types of one structure (structnames.go), told apart in a type
+	// switch and an assertion, made by positional literals, printed with %v and %+v, and
+	// converted one to the other (not %+v of ignore: yaegi gives its unexported fields
+	// exported names, Xcore and Xn, a gap of its own); testdata/cells/module_lookalike_structs.txtar uses it.
 	{Path: "example.com/lookalike", Version: "v1.0.0", Files: map[string]string{
-		"opts.go": "package lookalike\n\ntype core struct{}\n\ntype ignore struct{ core }\n\ntype validator struct{ core }\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
+		"opts.go": "// Package lookalike has struct types of one structure, as go-cmp's options have.\npackage lookalike\n\nimport \"fmt\"\n\ntype core struct{ n int }\n\ntype ignore struct{ core }\n\ntype validator struct{ core }\n\n// Option is an ignore or a validator.\ntype Option interface{ apply() }\n\nfunc (ignore) apply()    {}\nfunc (validator) apply() {}\n\n// Ignore and Validate make the two options, from positional literals.\nfunc Ignore(n int) Option   { return ignore{core{n}} }\nfunc Validate(n int) Option { return validator{core{n}} }\n\n// Kind names o's type with a type switch.\nfunc Kind(o Option) string {\n\tswitch o := o.(type) {\n\tcase ignore:\n\t\treturn fmt.Sprintf(\"ignore %v\", o)\n\tcase validator:\n\t\treturn fmt.Sprintf(\"validator %v\", o)\n\t}\n\treturn \"none\"\n}\n\n// IsValidator asserts o to validator.\nfunc IsValidator(o Option) bool {\n\t_, ok := o.(validator)\n\treturn ok\n}\n\n// AnyValidator reports whether one of opts is a validator.\nfunc AnyValidator(opts ...Option) bool {\n\tfor _, o := range opts {\n\t\tif _, ok := o.(validator); ok {\n\t\t\treturn true\n\t\t}\n\t}\n\treturn false\n}\n\n// Point and Pair are two exported types of one structure.\ntype Point struct{ X, Y int }\ntype Pair struct {\n\tX int `json:\"x\"`\n\tY int\n}\n\n// Describe asserts v to each, and converts a Pair to a Point.\nfunc Describe(v any) string {\n\tif p, ok := v.(Point); ok {\n\t\treturn fmt.Sprintf(\"Point %v %+v\", p, p)\n\t}\n\tif p, ok := v.(Pair); ok {\n\t\treturn fmt.Sprintf(\"Pair %v %+v as Point %v\", p, p, Point(p))\n\t}\n\treturn \"other\"\n}\n",
 	}},
+	// emptylike tells apart two struct types without fields, which have no field to carry
+	// their names: refused.
+	{Path: "example.com/emptylike", Version: "v1.0.0", Files: map[string]string{
+		"opts.go": "package emptylike\n\ntype ignore struct{}\n\ntype validator struct{}\n\n// Kind names o's type.\nfunc Kind(o any) string {\n\tswitch o.(type) {\n\tcase ignore:\n\t\treturn \"ignore\"\n\tcase validator:\n\t\treturn \"validator\"\n\t}\n\treturn \"\"\n}\n",
+	}},
+	// typename reads a type's name by reflection, as go-cmp's reporter does.
+	{Path: "example.com/typename", Version: "v1.0.0", Files: map[string]string{
+		"name.go": "package typename\n\nimport \"reflect\"\n\n// Of is the name of v's type.\nfunc Of(v any) string { return reflect.TypeOf(v).String() }\n",
+	}},
+	// usesname calls typename: it reads types by reflection through it.
+	{Path: "example.com/usesname", Version: "v1.0.0", Files: map[string]string{
+		"uses.go": "package usesname\n\nimport \"example.com/typename\"\n\n// Of is typename.Of.\nfunc Of(v any) string { return typename.Of(v) }\n\n// Len is len(s).\nfunc Len(s any) int { return len(s.([]int)) }\n",
+		"go.mod":  "module example.com/usesname\n\ngo 1.21\n\nrequire example.com/typename v1.0.0\n",
+	}},
+	// causes asserts an error to its own interface, as pkg/errors does (compiledassert.go);
+	// testdata/cells/module_error_causes.txtar uses it.
 	{Path: "example.com/causes", Version: "v1.0.0", Files: map[string]string{
-		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n",
+		"causes.go": "package causes\n\n// Cause unwraps err as pkg/errors does.\nfunc Cause(err error) error {\n\ttype causer interface{ Cause() error }\n\tfor err != nil {\n\t\tc, ok := err.(causer)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\terr = c.Cause()\n\t}\n\treturn err\n}\n\ntype withMessage struct {\n\tcause error\n\tmsg   string\n}\n\nfunc (w *withMessage) Error() string { return w.msg + \": \" + w.cause.Error() }\nfunc (w *withMessage) Cause() error  { return w.cause }\n\n// Wrap annotates err with msg.\nfunc Wrap(err error, msg string) error { return &withMessage{err, msg} }\n\n// Unwrap1 is one step of Cause, as a single-value assertion.\nfunc Unwrap1(err error) error { return err.(interface{ Cause() error }).Cause() }\n",
 	}},
 	{Path: "example.com/go-words", Version: "v1.0.0", Files: map[string]string{
 		"words.go": "package words\n\n// Two is two.\nconst Two = \"two\"\n",
@@ -310,8 +330,7 @@ func TestModuleErrors(t *testing.T) {
 		{"import \"example.com/asm\"", "add.go:4 uses assembly (func Add has no Go body)"},
 		{"import \"example.com/cgo\"", `c.go:4 uses cgo (import "C")`},
 		{"import \"example.com/embed\"", "e.go:5 uses //go:embed"},
-		{"import \"example.com/lookalike\"", "opts.go:14 uses a type switch telling apart ignore and validator, struct types of one structure (struct{core})"},
-		{"import \"example.com/causes\"", "causes.go:7 uses a type assertion to the interface causer from a value of type error, which the interpreter (yaegi v0.16.1) answers no where Go answers yes"},
+		{"import \"example.com/emptylike\"", "opts.go:12 uses a type switch telling apart ignore and validator, struct types of one structure (struct{})"},
 		{"import \"example.com/nosuch/pkg\"", "no module provides package example.com/nosuch/pkg"},
 		{"//gptnotes:require example.com/names v1.9.9\nimport \"example.com/names\"", "module example.com/names v1.9.9 does not exist"},
 		{"import \"example.com/greet/sub\"", "does not contain package example.com/greet/sub"},
@@ -358,5 +377,29 @@ func write(t *testing.T, name, text string) {
 	}
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestModuleReflectsCellType hands a cell's type to a module that reads types by reflection,
+// itself or through a module it imports: refused (modulereflect.go), where yaegi's answer would
+// be the type's structure (Go prints main.point); the standard library's types pass.
+func TestModuleReflectsCellType(t *testing.T) {
+	s, _, _ := moduleSession(t)
+	out, _, err := exec(t, s, "//gptnotes:require example.com/usesname v1.0.0\nimport (\n\t\"fmt\"\n\t\"example.com/typename\"\n\t\"example.com/usesname\"\n)\n\nfmt.Println(typename.Of(3), usesname.Of([]string{}), usesname.Len([]int{1, 2}))")
+	if err != nil || out != "int []string 2\n" {
+		t.Fatalf("standard types: %q %v", out, err)
+	}
+	for _, cell := range []string{
+		"type point struct{ X, Y int }\nfmt.Println(typename.Of(point{1, 2}))",
+		"type celsius float64\nfmt.Println(usesname.Of([]celsius{1}))",
+		"type pt struct{ X int }\nfmt.Println(usesname.Of(func(pt) {}))",
+	} {
+		_, _, err := exec(t, s, cell)
+		if err == nil || !strings.Contains(err.Error(), "the module reads types by reflection") {
+			t.Errorf("%s:\n got %v", cell, err)
+		}
+	}
+	if out, _, err := exec(t, s, "type q struct{ X int }\nfmt.Println(usesname.Len([]int{3}), q{1})"); err != nil || out != "1 {1}\n" {
+		t.Errorf("no cell's type in the call: %q %v", out, err)
 	}
 }

@@ -1,6 +1,10 @@
 package session
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
 
 // A pass is one rewrite that closes a gap between Go 1.26 and yaegi v0.16.1 on the cell's AST
 // before yaegi sees it: its name, the file that holds it, and the program of testdata/cells that
@@ -15,6 +19,10 @@ import "go/ast"
 //	expr   on each expression, inner ones first; the first pass whose result differs from e
 //	       replaces e, and the passes after it do not see e
 //	wrap   on each expression once the expr passes ran, with orig as the cell wrote it
+//	module on each file of a module package the importer checked (modules.go's moduleChecked),
+//	       with the package's path and type information, before the interpreter reads it;
+//	       it reports whether it changed the file. Its program imports a module of the
+//	       tests' file:// proxy (modules_test.go's fixtureModules)
 //
 // A new rewrite is a file with its functions, one entry in passes, and a program in
 // testdata/cells; doc.go lists the files in the order of passes (TestPassesInDoc).
@@ -29,6 +37,8 @@ type pass struct {
 	after func(c *cellCtx, root ast.Node)
 	expr  func(c *cellCtx, e ast.Expr) ast.Expr
 	wrap  func(c *cellCtx, orig, e ast.Expr) ast.Expr
+
+	module func(path string, fset *token.FileSet, f *ast.File, info *types.Info) bool
 }
 
 // passes are the rewrites, in the order the driver runs each of its steps.
@@ -46,7 +56,7 @@ var passes = []pass{
 	{name: "rangefunc", file: "rangefunc.go", program: "range_over_func", cell: findRangeFuncs, stmt: rangeFuncStmt},
 	{name: "loopvars", file: "loopvars.go", program: "lang_go122_loopvar_assigned", stmt: loopVarsStmt},
 	{name: "rangeint", file: "rangeint.go", program: "range_over_int", stmt: rangeIntStmt},
-	{name: "switchinit", file: "switchinit.go", program: "switch_init", stmt: switchInitStmt},
+	{name: "switchinit", file: "switchinit.go", program: "switch_init", stmt: switchInitStmt, module: switchInitModule},
 	{name: "taggedswitch", file: "tagged.go", program: "named_number_in_any", stmt: taggedSwitchStmt},
 	{name: "typeswitch", file: "typeswitch.go", program: "type_switch_on_interfaces", stmt: typeSwitchChainStmt},
 	{name: "typeswitchbinding", file: "typeswitchbinding.go", program: "type_switch_binding", stmt: typeSwitchBindingStmt},
@@ -63,4 +73,7 @@ var passes = []pass{
 	{name: "displayargs", file: "displayargs.go", program: "display_renderers", expr: displayArgsExpr},
 	{name: "cellformat", file: "cellformat.go", program: "cell_type_verbs", cell: findCellFormats, expr: cellFormatExpr},
 	{name: "panicnil", file: "panicnil.go", program: "lang_go121_panic_nil", expr: panicArgExpr},
+	{name: "structnames", file: "structnames.go", program: "module_lookalike_structs", module: nameStructs},
+	{name: "ifaceparams", file: "ifaceparams.go", program: "module_lookalike_structs", module: unwrapInterfaceParams},
+	{name: "compiledassert", file: "compiledassert.go", program: "module_error_causes", module: compiledAssertions},
 }

@@ -32,7 +32,7 @@ func TestPassesInDoc(t *testing.T) {
 		at += i
 	}
 	for _, p := range passes {
-		for _, f := range []any{p.cell, p.piece, p.stmt, p.after, p.expr, p.wrap} {
+		for _, f := range []any{p.cell, p.piece, p.stmt, p.after, p.expr, p.wrap, p.module} {
 			v := reflect.ValueOf(f)
 			if v.IsNil() {
 				continue

@@ -48,8 +48,10 @@ const (
 	memStats
 	lookalikeStruct
 	structSwitchBreak
+	reflectedCellType
+	moduleAssertsCellType
 
-	lastConstruct = structSwitchBreak // (a new construct goes before this line, and becomes it)
+	lastConstruct = moduleAssertsCellType // (a new construct goes before this line, and becomes it)
 )
 
 // A refusal says, for one construct, what the kernel detected and what to write instead. In
@@ -163,6 +165,12 @@ var refusals = [...]refusal{
 	structSwitchBreak: {"a type switch on any with break and a case of a cell's struct type",
 		"a type switch on an empty interface with case {1}, a cell's struct type (or a pointer to one), and a break out of the switch (the interpreter takes no such case; the kernel asks for the type through a chain of assertions, which break would leave)",
 		"leave the switch by the end of its case, or write the case as an if with v, ok := x.({1})"},
+	reflectedCellType: {"a cell's type handed to a module package that reads types by reflection",
+		"{1} with an argument of type {2}: the module reads types by reflection, and the interpreter gives a cell's types no names and no methods there, and exports their fields (modulereflect.go)",
+		"use the module with the standard library's types and the module's own (a cell's values copied into them), or compile the module into the kernel as a plugin (docs/kernel.md, section Adding your own package)"},
+	moduleAssertsCellType: {"a cell's type handed to a module that asserts an error to its own interface",
+		"{1} while {2} implements an interface the module asserts an error (or another compiled interface) to: the kernel asks for the module's own types there (compiledassert.go), and the interpreter would answer no for {2}",
+		"hand the module its own values, or compile the module into the kernel as a plugin (docs/kernel.md, section Adding your own package)"},
 }
 
 // refused is the one place a refusal becomes a cell's error: Unsupported, at pos ("cell:2:5"),

@@ -40,6 +40,12 @@ func (c *cellCtx) refuse() error {
 				if verb, t := c.formatsCellType(call); verb != "" {
 					fail(call.Pos(), cellTypeVerb, verb, t)
 				}
+				if fn, t := c.reflectedCellType(call); fn != "" {
+					fail(call.Pos(), reflectedCellType, fn, t)
+				}
+				if fn, t := c.compiledAssertionCellType(call); fn != "" {
+					fail(call.Pos(), moduleAssertsCellType, fn, t)
+				}
 				if found := c.formatsLookalike(call); found != nil {
 					fail(call.Pos(), lookalikeStruct, found...)
 				}

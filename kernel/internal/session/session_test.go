@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gptnotes/gptnotes/kernel/display"
 	"github.com/gptnotes/gptnotes/kernel/modules"
+	"github.com/gptnotes/gptnotes/kernel/modules/modtest"
 )
 
 // recorder is a Sink that keeps everything a cell sends, in order.
@@ -58,16 +60,22 @@ func (r *recorder) stderr() string {
 
 func TestMain(m *testing.M) {
 	// No test reaches a module proxy: modules come from the fixtures' file:// proxies
-	// (modules_test.go), and the module cache is the tests' own.
-	cache, err := os.MkdirTemp("", "gptnotes-modcache")
+	// (modules_test.go), one a test makes (moduleSession) or, for every other session, the one
+	// written here; the module cache is the tests' own.
+	root, err := os.MkdirTemp("", "gptnotes-modcache")
 	if err != nil {
+		panic(err)
+	}
+	cache := filepath.Join(root, "modcache")
+	fixtureProxy = filepath.Join(root, "proxy")
+	if err := modtest.WriteProxy(fixtureProxy, fixtureModules...); err != nil {
 		panic(err)
 	}
 	os.Setenv("GOPROXY", "off")
 	os.Setenv("GOMODCACHE", cache)
 	code := m.Run()
-	modules.MakeWritable(cache)
-	os.RemoveAll(cache)
+	modules.MakeWritable(root)
+	os.RemoveAll(root)
 	stopCapture()
 	os.Exit(code)
 }
@@ -78,8 +86,18 @@ func newSession(t testing.TB) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A cell program may import a fixture module (structnames.go's program): it comes from
+	// fixtureProxy into a cache of the session's own, so the transcript says
+	// "go: downloading" each time, and the notebook's directory is a new one.
+	root := t.TempDir()
+	t.Cleanup(func() { modules.MakeWritable(root) })
+	s.mods.env = &modules.Env{Proxy: modules.ParseProxy("file://" + filepath.ToSlash(fixtureProxy)), SumDB: "off", ModCache: filepath.Join(root, "modcache")}
+	s.mods.dir = root
 	return s
 }
+
+// fixtureProxy is the file:// proxy of fixtureModules that newSession's sessions use.
+var fixtureProxy string
 
 // exec runs one cell and returns its stdout, its result's text/plain and its error.
 func exec(t testing.TB, s *Session, code string) (stdout, result string, err error) {
