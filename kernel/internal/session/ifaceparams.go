@@ -28,17 +28,9 @@ import (
 // unwrapInterfaceParams is the module step: it reports whether it changed the file.
 func unwrapInterfaceParams(_ string, _ *token.FileSet, f *ast.File, info *types.Info) bool {
 	changed := false
-	ast.Inspect(f, func(n ast.Node) bool {
-		var ft *ast.FuncType
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ft, body = n.Type, n.Body
-		case *ast.FuncLit:
-			ft, body = n.Type, n.Body
-		}
-		if ft == nil || body == nil || ft.Params == nil {
-			return true
+	eachFuncBody(f, func(ft *ast.FuncType, body *ast.BlockStmt) {
+		if ft.Params == nil {
+			return
 		}
 		var self []ast.Stmt
 		for i, p := range ft.Params.List {
@@ -74,7 +66,6 @@ func unwrapInterfaceParams(_ string, _ *token.FileSet, f *ast.File, info *types.
 			body.List = append(self, body.List...)
 			changed = true
 		}
-		return true
 	})
 	return changed
 }

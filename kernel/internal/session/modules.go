@@ -43,17 +43,9 @@ func fitModuleFile(f *ast.File, info *types.Info) bool {
 	if foldCompiledConstants(f, info) {
 		changed = true
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		var ft *ast.FuncType
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ft, body = n.Type, n.Body
-		case *ast.FuncLit:
-			ft, body = n.Type, n.Body
-		}
-		if ft == nil || body == nil || ft.Results == nil {
-			return true
+	eachFuncBody(f, func(ft *ast.FuncType, body *ast.BlockStmt) {
+		if ft.Results == nil {
+			return
 		}
 		var zero []ast.Stmt
 		for _, r := range ft.Results.List {
@@ -75,7 +67,6 @@ func fitModuleFile(f *ast.File, info *types.Info) bool {
 		if parenResultLiterals(ft, body) {
 			changed = true
 		}
-		return true
 	})
 	return changed
 }

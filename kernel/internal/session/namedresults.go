@@ -12,17 +12,9 @@ import (
 // also puts the composite literals assigned to named results in parentheses
 // (parenResultLiterals).
 func zeroNamedResults(_ *cellCtx, root ast.Node) {
-	ast.Inspect(root, func(n ast.Node) bool {
-		var ft *ast.FuncType
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ft, body = n.Type, n.Body
-		case *ast.FuncLit:
-			ft, body = n.Type, n.Body
-		}
-		if ft == nil || body == nil || ft.Results == nil {
-			return true
+	eachFuncBody(root, func(ft *ast.FuncType, body *ast.BlockStmt) {
+		if ft.Results == nil {
+			return
 		}
 		var zero []ast.Stmt
 		for _, f := range ft.Results.List {
@@ -38,7 +30,6 @@ func zeroNamedResults(_ *cellCtx, root ast.Node) {
 		}
 		body.List = append(zero, body.List...)
 		parenResultLiterals(ft, body)
-		return true
 	})
 }
 
