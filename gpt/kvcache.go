@@ -1,6 +1,10 @@
 package gpt
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/pages"
+)
 
 // KVCache holds the keys and values of every position a sequence has pushed through the
 // model, so that the next token attends to them without recomputing them: 2·L·C numbers a
@@ -43,7 +47,10 @@ func (m *Model) NewCache() *KVCache {
 const minRoom = 64
 
 // reserve makes room for n positions, keeping those held: a new slab of at least twice the
-// room (at most BlockSize), the cached keys and values copied over.
+// room (at most BlockSize), the cached keys and values copied over. The slab asks for huge
+// pages before anything is written to it: each step writes new rows in every layer's part of
+// it, and where a page fault is dear (10 µs a 4 kB page in a virtual machine) the first
+// generation's steps would spend half a millisecond each faulting them in (package pages).
 func (c *KVCache) reserve(n int) {
 	if n <= c.room {
 		return
@@ -53,6 +60,7 @@ func (c *KVCache) reserve(n int) {
 	if c.Precision == BF16 {
 		old, oldRoom := c.data16, c.room
 		c.data16, c.room = make([]uint16, 2*L*room*C), room
+		pages.Huge(c.data16)
 		for i := 0; i < 2*L; i++ { // each layer's keys, then its values
 			copy(c.data16[i*room*C:], old[i*oldRoom*C:i*oldRoom*C+c.n*C])
 		}
@@ -60,6 +68,7 @@ func (c *KVCache) reserve(n int) {
 	}
 	old, oldRoom := c.data, c.room
 	c.data, c.room = make([]float32, 2*L*room*C), room
+	pages.Huge(c.data)
 	for i := 0; i < 2*L; i++ {
 		copy(c.data[i*room*C:], old[i*oldRoom*C:i*oldRoom*C+c.n*C])
 	}

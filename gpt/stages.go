@@ -21,6 +21,25 @@ type DecodeStages struct {
 	Context   int         `json:"context"`   // positions in the cache at the first timed step
 	Steps     int         `json:"steps"`     // steps timed; each figure is the median over them
 	Stages    []StepStage `json:"stages"`
+	// Paired puts each step against a read of the model's own weights by the stream probe
+	// just before it: the same bytes, at the same moment.
+	Paired StreamPair `json:"paired"`
+}
+
+// StreamPair is the stream probe read beside each step. On a shared or virtual machine
+// the memory's bandwidth moves from one second to the next (35 to 58 GB/s within minutes
+// on the machine the project is tested on), so a ceiling measured at the start and the end
+// of a run can be far from the one a step had; a read of the same bytes just before the
+// step had nearly the same.
+type StreamPair struct {
+	Bytes   int     `json:"bytes"`   // the weights read, e.g. 497759232
+	Seconds float64 `json:"seconds"` // the read's median time
+	// Fraction is the median over the steps of the step's rate (the bytes it must read over
+	// its time) over the read's rate: the step's speed as a fraction of the stream's at its
+	// moment. Low and High are the quartiles.
+	Fraction     float64 `json:"fraction"`
+	FractionLow  float64 `json:"fraction_low"`
+	FractionHigh float64 `json:"fraction_high"`
 }
 
 // StepStage is one part of a decode step: its median time, and the bytes it must read at least
@@ -45,6 +64,7 @@ const (
 	StageOutput  = "output layer (wte)"
 	StageRest    = "the rest of the forward, by difference"
 	StageOwnWork = "the Generator's own work"
+	stageProbe   = "the stream probe over the weights"
 )
 
 // MeasureDecodeStages times steps cached decode steps of m after a prompt of context random
@@ -54,7 +74,9 @@ const (
 // does the Generator's own work (sampling, the model's probabilities, the top candidates:
 // the step's time less its forward's); the rest of the forward (the embedding, GELU, the
 // residual adds, a BF16 model's rounding, the hand-offs between cores) is what the timed
-// stages leave of it. context+steps must fit in the block.
+// stages leave of it. Before each step the stream probe reads the model's weights
+// (fast.StreamReadWeights), and the step is put against that read (Paired). context+steps
+// must fit in the block.
 func MeasureDecodeStages(m *Model, context, steps int) (*DecodeStages, error) {
 	cfg := m.Config
 	C, L, V, NH := cfg.Channels, cfg.Layers, cfg.VocabSize, cfg.Heads
@@ -119,8 +141,18 @@ func MeasureDecodeStages(m *Model, context, steps int) (*DecodeStages, error) {
 		w, b := m.finalNorm()
 		layernormForward(y, nil, nil, x[:C], w, b, 1, C)
 	}
+	var weights []float32
+	var weights16 []uint16
+	if m.Precision == BF16 {
+		weights16 = m.w16.data
+	} else {
+		weights = m.Params.Data
+	}
+	const probeCols = 1024
+	probeX, probeY := make([]float32, probeCols), make([]float32, m.WeightBytes()/4/probeCols+1)
 	var contexts []int
 	for range steps {
+		timed(stageProbe, func() { fast.StreamReadWeights(probeY, probeX, weights, weights16) })
 		s, err := g.Step()
 		if err != nil {
 			return nil, err
@@ -166,5 +198,17 @@ func MeasureDecodeStages(m *Model, context, steps int) (*DecodeStages, error) {
 	}
 	add(StageRest, "in forward", forward-parts, 0)
 	add(StageOwnWork, "in step", median(StageOwnWork), 0)
+	// Each step's rate over the rate of the read just before it.
+	probeBytes := m.WeightBytes() / 4 / probeCols * 4 * probeCols
+	var fractions []float64
+	for i, k := range contexts {
+		stepBytes := blockBytes + 2*L*k*C*size + outBytes
+		stepRate := float64(stepBytes) / times[StageStep][i].Seconds()
+		fractions = append(fractions, stepRate/(float64(probeBytes)/times[stageProbe][i].Seconds()))
+	}
+	slices.Sort(fractions)
+	n := len(fractions)
+	ds.Paired = StreamPair{Bytes: probeBytes, Seconds: median(stageProbe),
+		Fraction: fractions[n/2], FractionLow: fractions[n/4], FractionHigh: fractions[3*n/4]}
 	return ds, nil
 }

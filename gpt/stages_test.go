@@ -43,6 +43,15 @@ func TestMeasureDecodeStages(t *testing.T) {
 		if a := d.Stages[3].Bytes; a < 2*L*7*C*size || a > 2*L*9*C*size {
 			t.Errorf("%v: attention reads %d bytes, want the cache of 7-9 positions", p, a)
 		}
+		// The stream probe read the model's weights in whole 1,024-float rows, and each step
+		// was put against its read: a fraction, its quartiles around it.
+		pr := d.Paired
+		if wb := m.WeightBytes(); pr.Bytes > wb || pr.Bytes <= wb-4*1024 || pr.Seconds <= 0 {
+			t.Errorf("%v: the probe read %d bytes in %g s, want the %d of the weights in whole rows", p, pr.Bytes, pr.Seconds, wb)
+		}
+		if !(0 < pr.FractionLow && pr.FractionLow <= pr.Fraction && pr.Fraction <= pr.FractionHigh) {
+			t.Errorf("%v: paired fraction %g, quartiles %g and %g: want 0 < low ≤ median ≤ high", p, pr.Fraction, pr.FractionLow, pr.FractionHigh)
+		}
 	}
 	if _, err := MeasureDecodeStages(newTestModel(t, allocConfig, 29), 250, 10); err == nil {
 		t.Error("260 positions in a block of 256: no error")

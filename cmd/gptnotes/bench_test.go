@@ -24,6 +24,7 @@ func TestBenchTable(t *testing.T) {
 		"## roofline: shipped, fp32 products and attention over 16 positions (load ",
 		"## decode step stages: shipped, fp32, median of 32 steps after 12 positions (load ",
 		"## decode step stages: shipped, bf16, ", "| · blocks' products (4 a layer) | ", "| · the Generator's own work | ",
+		"Paired: before each step the stream probe read the model's own weights (",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the table has no %q:\n%s", want, s)

@@ -47,6 +47,11 @@ func writeStages(b *strings.Builder, p StagePart, streamGBs float64) {
 		}
 		fmt.Fprintf(b, "| %s | %.2f | %s | %s | %s | %s | %s |\n", name, s.Seconds*1e3, percent(s.Seconds/step), bytes, rate, at, of)
 	}
+	if pr := d.Paired; pr.Seconds > 0 {
+		fmt.Fprintf(b, "\nPaired: before each step the stream probe read the model's own weights (%s) in %.2f ms, median (%.1f GB/s); "+
+			"each step's rate over the rate of the read just before it, median of the steps: **%s** (quartiles %s–%s).\n",
+			gpt.MB(pr.Bytes), pr.Seconds*1e3, float64(pr.Bytes)/pr.Seconds/1e9, percent(pr.Fraction), percent(pr.FractionLow), percent(pr.FractionHigh))
+	}
 	if p.InLLC {
 		fmt.Fprintf(b, "\nThe weights fit in the last-level cache: the memory stream, DRAM's, does not bound this step.\n")
 	}

@@ -173,6 +173,7 @@ func init() {
 		"StepStage":           reflect.ValueOf((*gpt.StepStage)(nil)),
 		"Stepper":             reflect.ValueOf((*gpt.Stepper)(nil)),
 		"Stream":              reflect.ValueOf((*gpt.Stream)(nil)),
+		"StreamPair":          reflect.ValueOf((*gpt.StreamPair)(nil)),
 		"Tally":               reflect.ValueOf((*gpt.Tally)(nil)),
 		"Tensor":              reflect.ValueOf((*gpt.Tensor)(nil)),
 		"Timing":              reflect.ValueOf((*gpt.Timing)(nil)),

@@ -1,6 +1,9 @@
 package fast
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestStreamRead checks the probe computes what it reads: each row's dot product with x.
 func TestStreamRead(t *testing.T) {
@@ -51,5 +54,40 @@ func TestBF16Peak(t *testing.T) {
 	}
 	if want := 1000.0 * 24 * 16 * 4; got != want {
 		t.Errorf("BF16Peak(1000) = %g FLOPs, want %g", got, want)
+	}
+}
+
+// TestStreamReadWeights checks the probe of a model's weights reads every whole row of them:
+// a BF16 slab's bytes as float32s, an FP32 slab as it is.
+func TestStreamReadWeights(t *testing.T) {
+	const cols = 16
+	w16 := make([]uint16, 2*cols*5+6) // five rows of float32s, and a part row
+	for i := range w16 {
+		w16[i] = 0x3f80 // 1.0 in bfloat16
+	}
+	x := make([]float32, cols)
+	for j := range x {
+		x[j] = 1
+	}
+	y := make([]float32, 8)
+	StreamReadWeights(y, x, nil, w16)
+	// Each float32 is two bfloat16 ones side by side: high half 0x3f80, low half 0x3f80.
+	one := math.Float32frombits(0x3f803f80)
+	for i := range 5 {
+		if want := cols * one; y[i] != want {
+			t.Fatalf("bf16 row %d: got %g, want %g", i, y[i], want)
+		}
+	}
+	if y[5] != 0 {
+		t.Errorf("bf16: the part row was read: y[5] = %g", y[5])
+	}
+	w32 := make([]float32, cols*3+1)
+	for i := range w32 {
+		w32[i] = 2
+	}
+	clear(y)
+	StreamReadWeights(y, x, w32, nil)
+	if y[0] != 2*cols || y[2] != 2*cols || y[3] != 0 {
+		t.Errorf("fp32 rows: got %v, want three rows of %d and no more", y[:4], 2*cols)
 	}
 }
