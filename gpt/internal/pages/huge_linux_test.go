@@ -10,8 +10,8 @@ import (
 )
 
 // TestHugeBacksTheSlab asks for huge pages on a new 16 MB slab, writes it, and reads from
-// /proc/self/smaps that the mapping holding its first whole 2 MB page has huge pages: at least the 6 whole 2 MB pages
-// the slab must hold. It skips where the kernel has transparent huge pages turned off.
+// /proc/self/smaps that the mapping holding its first whole 2 MB page has huge pages: at
+// least the 6 whole 2 MB pages the slab must hold. It skips where the kernel has transparent huge pages turned off.
 func TestHugeBacksTheSlab(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || strings.Contains(string(mode), "[never]") {
@@ -51,7 +51,6 @@ func anonHugeKB(addr uintptr) (int, error) {
 		line := sc.Text()
 		var lo, hi uintptr
 		if n, _ := fmt.Sscanf(line, "%x-%x", &lo, &hi); n == 2 { // a mapping's first line
-
 			in = lo <= addr && addr < hi
 			continue
 		}
