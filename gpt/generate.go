@@ -299,7 +299,7 @@ func (g *Generator) Step() (Step, error) {
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
 	st.Logits = g.ownLogits(logits)
 	mx := logits[g.scan.argmax]
-	sum := softmaxSum(logits, mx)
+	sum := g.scan.softmaxSum(logits)
 	prob := func(id int) float64 { return math.Exp(float64(logits[id])-float64(mx)) / sum }
 	st.ModelProb = prob(c.ID)
 	g.order = g.scan.top(g.order, logits, g.TopN)

@@ -182,13 +182,17 @@ func softmaxT(dst []float64, logits []float32, T float64) []float64 {
 // cheap way to a few probabilities out of a whole vocabulary: the exponentials run eight
 // at a time in float32 (fast.SumExp, which leaves the logits as they are), summed in
 // float64 a thousand at a time; terms below e^-87 count as e^-87, which no sum ≥ 1 can
-// notice.
+// notice. A Generator's step runs it split over the cores (logitScan.softmaxSum), with the
+// same result.
 func softmaxSum(logits []float32, mx float32) (sum float64) {
-	for lo := 0; lo < len(logits); lo += 1024 {
-		sum += float64(fast.SumExp(logits[lo:min(lo+1024, len(logits))], mx))
+	for lo := 0; lo < len(logits); lo += expChunk {
+		sum += float64(fast.SumExp(logits[lo:min(lo+expChunk, len(logits))], mx))
 	}
 	return sum
 }
+
+// expChunk is how many exponentials softmaxSum sums in float32 before adding to its float64.
+const expChunk = 1024
 
 // probsAt is the distribution at temperature T, where T = 0 puts all the mass on the argmax.
 func probsAt(logits []float32, T float64) []float64 {
@@ -282,7 +286,8 @@ func siftWorstFirst(h []int, logits []float32) {
 // largest is the row's, and the k best tokens lie in the blocks whose largest is at least
 // the k-th largest of the blocks' (k blocks hold a logit that high, so the k-th best logit
 // is at least that): a few hundred logits to rank instead of the row. The softmax's
-// denominator is one more pass (softmaxSum), that no longer copies the row. The answers
+// denominator is one more pass (softmaxSum), that no longer copies the row and runs on both
+// cores. The answers
 // are the readable passes', token for token, ties to the lower id
 // (TestLogitScanMatchesPasses); with useFast off they are those passes.
 
@@ -291,6 +296,7 @@ type logitScan struct {
 	blockMax []float32 // (⌈V/fast.MaxBlock⌉) the largest logit of each block; empty when !useFast
 	argmax   int       // the id of the highest logit; ties go to the lowest id
 	blocks   []int     // scratch: the blocks with the k highest maxima
+	sums     []float32 // scratch: softmaxSum's chunks' sums
 }
 
 // of reads logits into s, returning checkLogits's error (op names the operation) if one
@@ -319,6 +325,31 @@ func (s *logitScan) of(op string, logits []float32) error {
 	s.argmax = i
 	return nil
 }
+
+// softmaxSum is softmaxSum(logits, max) for the logits s has read, bit for bit, with the
+// chunks' float32 sums split over the cores: each chunk's sum is the same wherever it runs,
+// and they are added in float64 in the same order.
+func (s *logitScan) softmaxSum(logits []float32) (sum float64) {
+	n := (len(logits) + expChunk - 1) / expChunk
+	s.sums = slices.Grow(s.sums[:0], n)[:n]
+	parallelRegion(&chunkExpRegion, n, 8, chunkExpArgs{s.sums, logits, logits[s.argmax]})
+	for _, c := range s.sums {
+		sum += float64(c)
+	}
+	return sum
+}
+
+// chunkExpArgs are logitScan.softmaxSum's operands; chunkExpRegion sums chunks lo…hi-1.
+type chunkExpArgs struct {
+	sums, logits []float32
+	mx           float32
+}
+
+var chunkExpRegion = fast.Region[chunkExpArgs]{Body: func(a *chunkExpArgs, lo, hi int) {
+	for c := lo; c < hi; c++ {
+		a.sums[c] = fast.SumExp(a.logits[c*expChunk:min((c+1)*expChunk, len(a.logits))], a.mx)
+	}
+}}
 
 // top is rankByLogit(dst, logits, k) for the logits s has read, ranking only the blocks
 // that can hold the k best: when k is at most a quarter of the blocks, the ones whose

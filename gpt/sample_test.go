@@ -256,10 +256,11 @@ func TestRankByLogit(t *testing.T) {
 	}
 }
 
-// A logitScan finds what the readable passes find, token for token: the argmax, the top k
-// for every k (ties to the lower id, the tie at the top split across blocks or not), and
-// the same error naming the first bad logit; over rows that fill their last block and rows
-// that do not, rows with many ties and zeros of both signs, the maximum in the last block.
+// A logitScan finds what the readable passes find, token for token: the argmax, the
+// softmax's denominator bit for bit, the top k for every k (ties to the lower id, the tie at
+// the top split across blocks or not), and the same error naming the first bad logit; over
+// rows that fill their last block and rows that do not, rows with many ties and zeros of
+// both signs, the maximum in the last block.
 func TestLogitScanMatchesPasses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	var s logitScan
@@ -295,6 +296,9 @@ func TestLogitScanMatchesPasses(t *testing.T) {
 			}
 			if want := argmax(logits); s.argmax != want {
 				t.Errorf("V=%d trial %d: argmax %d, want %d", V, trial, s.argmax, want)
+			}
+			if got, want := s.softmaxSum(logits), softmaxSum(logits, logits[argmax(logits)]); got != want {
+				t.Errorf("V=%d trial %d: softmax denominator %v, want %v", V, trial, got, want)
 			}
 			all := rankByLogit(nil, logits, V)
 			for _, k := range []int{0, 1, 2, 5, 13, 50, 200, V} {
