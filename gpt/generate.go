@@ -117,7 +117,7 @@ type Generator struct {
 	total   int         // positions forwarded so far
 	steps   []Step      // the history
 	logits  []float32   // (V) the last step's logits, reused by every step
-	exps    []float32   // (V) scratch for the model's distribution (softmaxSum)
+	scan    logitScan   // the step's one pass over its logits
 	order   []int       // scratch: ids of the TopN candidates
 	tops    []Candidate // the next steps' Top lists, cut from one slab
 	stopped bool
@@ -290,19 +290,19 @@ func (g *Generator) Step() (Step, error) {
 		st.CacheLen, st.CacheBytes = g.cache.Len(), g.cache.Bytes()
 	}
 
-	c, err := g.sampler.Sample(logits)
-	if err != nil {
+	// One pass over the logits (see logitScan) serves the sampler, the model's own
+	// distribution (temperature 1) for the chosen token, and the top few.
+	if err := g.scan.of("sample", logits); err != nil {
 		return Step{}, fmt.Errorf("gpt: generate: step %d: %w", st.N, err)
 	}
+	c := g.sampler.pick(logits, &g.scan)
 	st.Token, st.Prob, st.Kept = c.ID, c.Prob, c.Kept
 	st.Logits = g.ownLogits(logits)
-	// The model's own distribution (temperature 1), for the chosen token and the top few.
-	var mx float32
-	var sum float64
-	mx, sum, g.exps = softmaxSum(g.exps, logits)
+	mx := logits[g.scan.argmax]
+	sum := g.scan.softmaxSum(logits)
 	prob := func(id int) float64 { return math.Exp(float64(logits[id])-float64(mx)) / sum }
 	st.ModelProb = prob(c.ID)
-	g.order = rankByLogit(g.order, logits, g.TopN)
+	g.order = g.scan.top(g.order, logits, g.TopN)
 	st.Top = g.candidates(len(g.order))
 	for i, id := range g.order {
 		st.Top[i] = Candidate{Rank: i + 1, ID: id, Logit: logits[id], Prob: prob(id)}

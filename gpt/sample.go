@@ -32,6 +32,7 @@ type Sampler struct {
 	rng    *rand.Rand
 	probs  []float64 // (V) scratch: the softmax at the policy's temperature
 	order  []int     // (V) scratch: token ids, most probable first
+	scan   logitScan // scratch: Sample's pass over the logits
 }
 
 // NewSampler checks the policy and seeds its generator.
@@ -55,12 +56,17 @@ func NewRand(seed uint64) *rand.Rand {
 // Sample picks the next token from logits (V). NaN or infinite logits are an error naming
 // the first bad index.
 func (s *Sampler) Sample(logits []float32) (Choice, error) {
-	if err := checkLogits("sample", logits); err != nil {
+	if err := s.scan.of("sample", logits); err != nil {
 		return Choice{}, err
 	}
+	return s.pick(logits, &s.scan), nil
+}
+
+// pick is Sample on logits that scan has read (and found finite).
+func (s *Sampler) pick(logits []float32, scan *logitScan) Choice {
 	p := s.Policy
 	if p.Temperature == 0 {
-		return Choice{ID: argmax(logits), Prob: 1, Kept: 1}, nil
+		return Choice{ID: scan.argmax, Prob: 1, Kept: 1}
 	}
 	V := len(logits)
 	s.probs = softmaxT(s.probs, logits, p.Temperature)
@@ -68,14 +74,14 @@ func (s *Sampler) Sample(logits []float32) (Choice, error) {
 
 	// No filter: draw over the whole vocabulary in id order, no sorting needed.
 	if (p.TopK == 0 || p.TopK >= V) && (p.TopP == 0 || p.TopP == 1) {
-		return draw(s.rng, probs, nil, V), nil
+		return draw(s.rng, probs, nil, V)
 	}
 	// Top-k: the k most probable tokens, most probable first.
 	k := V
 	if p.TopK > 0 && p.TopK < V {
 		k = p.TopK
 	}
-	s.order = rankByLogit(s.order, logits, k)
+	s.order = scan.top(s.order, logits, k)
 	kept := s.order
 	// Top-p: the smallest prefix of those whose renormalised mass reaches p.
 	if p.TopP > 0 && p.TopP < 1 {
@@ -92,7 +98,7 @@ func (s *Sampler) Sample(logits []float32) (Choice, error) {
 			}
 		}
 	}
-	return draw(s.rng, probs, kept, len(kept)), nil
+	return draw(s.rng, probs, kept, len(kept))
 }
 
 // draw picks one id with probability proportional to probs[id], over the ids in kept (or
@@ -171,20 +177,22 @@ func softmaxT(dst []float64, logits []float32, T float64) []float64 {
 	return dst
 }
 
-// softmaxSum returns the largest logit mx and the softmax denominator Σ exp(l − mx), so
-// that token i has probability exp(l[i] − mx)/sum at temperature 1. It is the cheap way to
-// a few probabilities out of a whole vocabulary: the exponentials run eight at a time in
-// float32 (fast.ExpSum, into scratch, which is returned for reuse), summed in float64 a
-// thousand at a time; terms below e^-87 count as e^-87, which no sum ≥ 1 can notice.
-func softmaxSum(scratch, logits []float32) (mx float32, sum float64, _ []float32) {
-	scratch = slices.Grow(scratch[:0], len(logits))[:len(logits)]
-	copy(scratch, logits)
-	mx = logits[argmax(logits)]
-	for lo := 0; lo < len(scratch); lo += 1024 {
-		sum += float64(fast.ExpSum(scratch[lo:min(lo+1024, len(scratch))], mx))
+// softmaxSum returns the softmax denominator Σ exp(l − mx) over logits, mx the largest
+// of them, so that token i has probability exp(l[i] − mx)/sum at temperature 1. It is the
+// cheap way to a few probabilities out of a whole vocabulary: the exponentials run eight
+// at a time in float32 (fast.SumExp, which leaves the logits as they are), summed in
+// float64 a thousand at a time; terms below e^-87 count as e^-87, which no sum ≥ 1 can
+// notice. A Generator's step runs it split over the cores (logitScan.softmaxSum), with the
+// same result.
+func softmaxSum(logits []float32, mx float32) (sum float64) {
+	for lo := 0; lo < len(logits); lo += expChunk {
+		sum += float64(fast.SumExp(logits[lo:min(lo+expChunk, len(logits))], mx))
 	}
-	return mx, sum, scratch
+	return sum
 }
+
+// expChunk is how many exponentials softmaxSum sums in float32 before adding to its float64.
+const expChunk = 1024
 
 // probsAt is the distribution at temperature T, where T = 0 puts all the mass on the argmax.
 func probsAt(logits []float32, T float64) []float64 {
@@ -214,10 +222,17 @@ func rankByLogit(dst []int, logits []float32, k int) []int {
 		slices.SortFunc(dst, better)
 		return dst[:k]
 	}
-	// A few: keep the best k seen so far in a heap whose root is the worst of them (written
-	// out rather than with container/heap, whose interface would cost an allocation a call).
-	h := dst[:0]
-	for id := 0; id < V; id++ {
+	h := keepBest(dst[:0], logits, k, 0, V)
+	slices.SortFunc(h, better)
+	return h
+}
+
+// keepBest passes the ids lo…hi-1, in order, through h, a heap of at most k ids whose root
+// ranks after the rest (written out rather than with container/heap, whose interface would
+// cost an allocation a call): h ends up holding the best k of the ids it held and those
+// passed, in heap order.
+func keepBest(h []int, logits []float32, k, lo, hi int) []int {
+	for id := lo; id < hi; id++ {
 		switch {
 		case len(h) < k:
 			h = append(h, id)
@@ -229,7 +244,6 @@ func rankByLogit(dst []int, logits []float32, k int) []int {
 			siftWorstFirst(h, logits)
 		}
 	}
-	slices.SortFunc(h, better)
 	return h
 }
 
@@ -259,6 +273,101 @@ func siftWorstFirst(h []int, logits []float32) {
 		h[i], h[worst] = h[worst], h[i]
 		i = worst
 	}
+}
+
+// # One pass over the logits
+//
+// A Generator's step reads its row of logits (50,257 for GPT-2) for four things: that every
+// logit is finite, the argmax, the softmax's denominator and the TopN candidates. Done one
+// at a time (checkLogits, argmax, softmaxSum with its own argmax, rankByLogit), that was six
+// passes and 0.16 ms of every step, 0.03 ms now (docs/performance.md, A14). A logitScan
+// reads the row once, for the largest logit of each block of 64 and whether all are finite
+// (fast.BlockMax); then the argmax is the first maximal logit of the first block whose
+// largest is the row's, and the k best tokens lie in the blocks whose largest is at least
+// the k-th largest of the blocks' (k blocks hold a logit that high, so the k-th best logit
+// is at least that): a few hundred logits to rank instead of the row. The softmax's
+// denominator is one more pass (softmaxSum), that no longer copies the row and runs on both
+// cores. The answers
+// are the readable passes', token for token, ties to the lower id
+// (TestLogitScanMatchesPasses); with useFast off they are those passes.
+
+// logitScan is a row of logits read once: its argmax, and its blocks' largest logits.
+type logitScan struct {
+	blockMax []float32 // (⌈V/fast.MaxBlock⌉) the largest logit of each block; empty when !useFast
+	argmax   int       // the id of the highest logit; ties go to the lowest id
+	blocks   []int     // scratch: the blocks with the k highest maxima
+	sums     []float32 // scratch: softmaxSum's chunks' sums
+}
+
+// of reads logits into s, returning checkLogits's error (op names the operation) if one
+// of them is not finite.
+func (s *logitScan) of(op string, logits []float32) error {
+	if !useFast || len(logits) == 0 {
+		s.blockMax = s.blockMax[:0]
+		if err := checkLogits(op, logits); err != nil {
+			return err
+		}
+		s.argmax = argmax(logits)
+		return nil
+	}
+	nb := (len(logits) + fast.MaxBlock - 1) / fast.MaxBlock
+	s.blockMax = slices.Grow(s.blockMax[:0], nb)[:nb]
+	if !fast.BlockMax(s.blockMax, logits) {
+		if err := checkLogits(op, logits); err != nil {
+			return err // it names the first bad index
+		}
+	}
+	b := argmax(s.blockMax)
+	i := b * fast.MaxBlock
+	for logits[i] != s.blockMax[b] {
+		i++
+	}
+	s.argmax = i
+	return nil
+}
+
+// softmaxSum is softmaxSum(logits, max) for the logits s has read, bit for bit, with the
+// chunks' float32 sums split over the cores: each chunk's sum is the same wherever it runs,
+// and they are added in float64 in the same order.
+func (s *logitScan) softmaxSum(logits []float32) (sum float64) {
+	n := (len(logits) + expChunk - 1) / expChunk
+	s.sums = slices.Grow(s.sums[:0], n)[:n]
+	parallelRegion(&chunkExpRegion, n, 8, chunkExpArgs{s.sums, logits, logits[s.argmax]})
+	for _, c := range s.sums {
+		sum += float64(c)
+	}
+	return sum
+}
+
+// chunkExpArgs are logitScan.softmaxSum's operands; chunkExpRegion sums chunks lo…hi-1.
+type chunkExpArgs struct {
+	sums, logits []float32
+	mx           float32
+}
+
+var chunkExpRegion = fast.Region[chunkExpArgs]{Body: func(a *chunkExpArgs, lo, hi int) {
+	for c := lo; c < hi; c++ {
+		a.sums[c] = fast.SumExp(a.logits[c*expChunk:min((c+1)*expChunk, len(a.logits))], a.mx)
+	}
+}}
+
+// top is rankByLogit(dst, logits, k) for the logits s has read, ranking only the blocks
+// that can hold the k best: when k is at most a quarter of the blocks, the ones whose
+// largest logit is at least the k-th largest block's.
+func (s *logitScan) top(dst []int, logits []float32, k int) []int {
+	if k <= 0 || 4*k > len(s.blockMax) {
+		return rankByLogit(dst, logits, k)
+	}
+	s.blocks = rankByLogit(s.blocks, s.blockMax, k)
+	floor := s.blockMax[s.blocks[k-1]]
+	h := dst[:0]
+	for b, m := range s.blockMax {
+		if m >= floor {
+			h = keepBest(h, logits, k, b*fast.MaxBlock, min((b+1)*fast.MaxBlock, len(logits)))
+		}
+	}
+	slices.SortFunc(h, func(a, b int) int { return ranksBefore(logits, a, b) })
+	return h
 }
 
 // NucleusSize is how many of the most probable tokens it takes to hold at least p of the

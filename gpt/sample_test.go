@@ -256,6 +256,74 @@ func TestRankByLogit(t *testing.T) {
 	}
 }
 
+// A logitScan finds what the readable passes find, token for token: the argmax, the
+// softmax's denominator bit for bit, the top k for every k (ties to the lower id, the tie at
+// the top split across blocks or not), and the same error naming the first bad logit; over
+// rows that fill their last block and rows that do not, rows with many ties and zeros of
+// both signs, the maximum in the last block.
+func TestLogitScanMatchesPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	var s logitScan
+	var got []int
+	for _, V := range []int{1, 7, 64, 65, 200, 1000, 4096, 50257} {
+		for trial := range 6 {
+			logits := randomSlice(rng, V, 3)
+			switch trial {
+			case 1: // coarse: many ties, at the top too
+				for i := range logits {
+					logits[i] = float32(math.Round(float64(logits[i])))
+				}
+			case 2: // zeros of both signs are the largest
+				for i := range logits {
+					logits[i] = -float32(math.Abs(float64(logits[i])))
+					if rng.IntN(50) == 0 {
+						logits[i] = float32(math.Copysign(0, float64(rng.IntN(2)-1)))
+					}
+				}
+			case 3: // the maximum in the last block, and a tie with the first
+				logits[V-1], logits[0] = 20, 20
+			case 4: // all equal
+				for i := range logits {
+					logits[i] = 1.5
+				}
+			case 5: // the top spread over blocks: a tie in every block
+				for i := 0; i < V; i += 61 {
+					logits[i] = 9
+				}
+			}
+			if err := s.of("scan", logits); err != nil {
+				t.Fatalf("V=%d trial %d: %v", V, trial, err)
+			}
+			if want := argmax(logits); s.argmax != want {
+				t.Errorf("V=%d trial %d: argmax %d, want %d", V, trial, s.argmax, want)
+			}
+			if got, want := s.softmaxSum(logits), softmaxSum(logits, logits[argmax(logits)]); got != want {
+				t.Errorf("V=%d trial %d: softmax denominator %v, want %v", V, trial, got, want)
+			}
+			all := rankByLogit(nil, logits, V)
+			for _, k := range []int{0, 1, 2, 5, 13, 50, 200, V} {
+				got = s.top(got, logits, k)
+				if want := all[:min(k, V)]; !slices.Equal(got, want) {
+					t.Errorf("V=%d trial %d: top %d = %v…, want %v…", V, trial, k, got[:min(len(got), 8)], want[:min(k, V, 8)])
+				}
+			}
+		}
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
+			for _, at := range []int{V - 1, V / 2, 0} {
+				logits := randomSlice(rng, V, 3)
+				logits[at] = bad
+				if at > 0 {
+					logits[V-1] = float32(math.Inf(1)) // a later bad logit: the first is named
+				}
+				err, want := s.of("scan", logits), checkLogits("scan", logits)
+				if err == nil || err.Error() != want.Error() {
+					t.Errorf("V=%d: %v at %d: error %v, want %v", V, bad, at, err, want)
+				}
+			}
+		}
+	}
+}
+
 // softmaxSum gives the same probabilities as the float64 softmax.
 func TestSoftmaxSumMatchesSoftmax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -263,7 +331,8 @@ func TestSoftmaxSumMatchesSoftmax(t *testing.T) {
 		logits := randomSlice(rng, V, 4)
 		logits[V/2] = -200 // far below the rest: underflows in float32
 		want := softmaxT(nil, logits, 1)
-		mx, sum, _ := softmaxSum(nil, logits)
+		mx := logits[argmax(logits)]
+		sum := softmaxSum(logits, mx)
 		for i := range logits {
 			got := math.Exp(float64(logits[i])-float64(mx)) / sum
 			// Float32 sums of 1,024 exponentials each: a few ulps of float32 over a chunk.

@@ -23,8 +23,10 @@
 //	round.go           RoundBF16: a BF16 model's rounding of each op's output, eight at a time (round_amd64.s)
 //	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
 //	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head
-//	exp.go             ExpSum, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
+//	exp.go             ExpSum, SumExp, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
 //	exp_amd64.go       the AVX2 exponentials (exp_amd64.s)
+//	blockmax.go        BlockMax: a row's largest of each 64 and whether all are finite, in one
+//	                   pass (blockmax_amd64.s): what a Generator's step reads its logits for
 //	rows.go            CrossEntropy and LayernormBackward, split over the cores
 //	peak.go            StreamRead, FMAPeak, BF16Peak: the probes of the machine's ceilings (gpt/bench)
 //

@@ -10,6 +10,10 @@ import "math"
 // their sum.
 func ExpSum(x []float32, shift float32) float32 { return expSum(x, shift) }
 
+// SumExp is the sum ExpSum returns, bit for bit, leaving x as it is: a softmax's
+// denominator over a row that is read, not replaced (gpt's softmaxSum over the logits).
+func SumExp(x []float32, shift float32) float32 { return sumExp(x, shift) }
+
 // Softmax replaces x (not empty) by its softmax, in float32 with expSum.
 func Softmax(x []float32) { softmaxCausal(x, len(x)) }
 
@@ -38,7 +42,13 @@ var expLo, expHi = math.Float32frombits(0xc2aeac50), math.Float32frombits(0x42b0
 
 // expSumGo is expSum one element at a time: exp32 written into the loop (a call per
 // element costs as much as the polynomial), with the input clamped as the AVX2 kernel does.
-func expSumGo(x []float32, shift float32) float32 {
+func expSumGo(x []float32, shift float32) float32 { return expSumTo(x, x, shift) }
+
+// sumExpGo is sumExp one element at a time.
+func sumExpGo(x []float32, shift float32) float32 { return expSumTo(nil, x, shift) }
+
+// expSumTo writes e^(x[i]-shift) into dst[i] (none when dst is nil) and returns their sum.
+func expSumTo(dst, x []float32, shift float32) float32 {
 	var sum float32
 	for j, v := range x {
 		v = min(max(v-shift, expLo), expHi)
@@ -48,7 +58,9 @@ func expSumGo(x []float32, shift float32) float32 {
 		z := v * v
 		y := ((((1.9875691500e-4*v+1.3981999507e-3)*v+8.3334519073e-3)*v+4.1665795894e-2)*v+1.6666665459e-1)*v + 5.0000001201e-1
 		e := (y*z + v + 1) * math.Float32frombits(uint32(int32(fx)+127)<<23)
-		x[j] = e
+		if dst != nil {
+			dst[j] = e
+		}
 		sum += e
 	}
 	return sum

@@ -88,6 +88,37 @@ done:
 	MOVSS X0, ret+32(FP)
 	RET
 
+// func sumExpAVX2(x []float32, shift float32) float32
+// The sum expSumAVX2 returns, the same operations in the same order, without storing the
+// exponentials: x is left as it is.
+TEXT ·sumExpAVX2(SB), NOSPLIT, $0-36
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS shift+24(FP), Y15
+	EXPCONSTS
+	VXORPS Y6, Y6, Y6                    // sum
+	TESTQ CX, CX
+	JE sumdone
+
+sumloop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0           // x -= shift
+	EXP8
+	VADDPS Y3, Y6, Y6
+	ADDQ $32, SI
+	DECQ CX
+	JNE sumloop
+
+sumdone:
+	VEXTRACTF128 $1, Y6, X0
+	VADDPS X0, X6, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+32(FP)
+	RET
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX

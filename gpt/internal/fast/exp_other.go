@@ -10,6 +10,9 @@ var HasAVX2 = false
 // returns their sum.
 func expSum(x []float32, shift float32) float32 { return expSumGo(x, shift) }
 
+// sumExp is expSum's sum, leaving x as it is.
+func sumExp(x []float32, shift float32) float32 { return sumExpGo(x, shift) }
+
 // geluRange is Gelu on one range.
 func geluRange(out, inp []float32) { geluGo(out, inp) }
 
