@@ -63,11 +63,16 @@ func Attention(out, att, qkv []float32, B, T, C, NH int, bf16 bool) {
 //	kc, vc (pos0+n, C)     the layer's keys and values
 //
 // Each core takes a range of the (head, block of queries) tasks, with one scratch from a
-// pool, so that a decode step allocates nothing.
+// pool, so that a decode step allocates nothing. A single query (the decode step) walks the
+// cache's rows once for all heads where the CPU has AVX2 (attention_decode.go).
 func AttentionCached(out, qkv, kc, vc []float32, n, pos0, C, NH int, bf16 bool) {
+	args := cachedArgs{out: out, qkv: qkv, kc: kc, vc: vc, n: n, pos0: pos0, C: C, NH: NH, bf16: bf16}
+	if n == 1 && useDecodeWalk(C/NH) {
+		attendDecode(args) // attention_decode.go
+		return
+	}
 	nBlocks := (n + QBlock - 1) / QBlock
-	cachedRegion.Chunks(NH*nBlocks, 1, cachedArgs{out: out, qkv: qkv, kc: kc, vc: vc,
-		n: n, pos0: pos0, C: C, NH: NH, bf16: bf16})
+	cachedRegion.Chunks(NH*nBlocks, 1, args)
 }
 
 // cachedArgs are the operands of AttentionCached, or with kc16 and vc16 set of
@@ -104,12 +109,17 @@ var cachedScratch sync.Pool
 
 // AttentionCached16 is AttentionCached over a BF16 model's cache: kc, vc (pos0+n, C) in
 // bfloat16, the scores and probabilities rounded as Attention's bf16 says. A single query
-// (the decode step) reads the keys and values with the bf16 gemv kernels (gemv16.go);
+// (the decode step) walks the cache's rows once for all heads (attention_decode.go) or,
+// without AVX2, reads each head's keys and values with the bf16 gemv kernels (gemv16.go);
 // more (a prompt) widen each head's keys and values into a scratch first. Each core takes a
 // range of heads.
 func AttentionCached16(out, qkv []float32, kc, vc []uint16, n, pos0, C, NH int) {
-	cached16Region.Chunks(NH, 1, cachedArgs{out: out, qkv: qkv, kc16: kc, vc16: vc,
-		n: n, pos0: pos0, C: C, NH: NH, bf16: true})
+	args := cachedArgs{out: out, qkv: qkv, kc16: kc, vc16: vc, n: n, pos0: pos0, C: C, NH: NH, bf16: true}
+	if n == 1 && useDecodeWalk(C/NH) {
+		attendDecode(args) // attention_decode.go
+		return
+	}
+	cached16Region.Chunks(NH, 1, args)
 }
 
 // cached16Region runs the heads lo…hi-1 of AttentionCached16.
@@ -223,9 +233,11 @@ func softmaxCausal(row []float32, n int) {
 // (For HS = 64, as in every GPT-2, the division by 8 is exact and the second rounding does
 // nothing.)
 func roundScores(row []float32, scale float32) {
-	for j, x := range row {
-		row[j] = roundBF16One(roundBF16One(x) * scale)
+	RoundBF16(row) // eight at a time where the CPU has AVX2
+	for j := range row {
+		row[j] *= scale
 	}
+	RoundBF16(row)
 }
 
 // roundBF16One is f rounded to the nearest bfloat16, ties to even, as a float32.

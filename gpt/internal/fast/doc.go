@@ -23,6 +23,8 @@
 //	round.go           RoundBF16: a BF16 model's rounding of each op's output, eight at a time (round_amd64.s)
 //	attention.go       Attention, AttentionCached, AttentionBackward: a fused causal kernel
 //	attention_packed_amd64.go  the same on the micro-kernel, over panels packed once per head
+//	attention_decode.go  a decode step's attention: the cache's rows walked once for all heads,
+//	                   in AVX2 (attention_decode_amd64.s) or AVX-512 (attention_decode512_amd64.s)
 //	exp.go             ExpSum, SumExp, Softmax, Gelu, GeluBackward: the float32 exponential, eight at a time
 //	exp_amd64.go       the AVX2 exponentials (exp_amd64.s)
 //	blockmax.go        BlockMax: a row's largest of each 64 and whether all are finite, in one

@@ -41,3 +41,28 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func toBF16sAVX512BF16(dst *uint16, src *float32, n int)
+// dst[i] = src[i] rounded to the nearest bfloat16, ties to even, for i < n (a multiple of
+// 16), sixteen at a time with VCVTNEPS2BF16 (AVX-512 BF16, spelled in bytes as VDPBF16PS is
+// in gemv16dp_amd64.s). As toBF16, but for the inputs the instruction takes as zero, the
+// subnormals, which the VDPBF16PS products these feed take as zero too.
+TEXT ·toBF16sAVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+loop16:
+	CMPQ CX, $16
+	JLT done16
+	VMOVUPS (SI), Z0
+	BYTE $0x62; BYTE $0xf2; BYTE $0x7e; BYTE $0x48; BYTE $0x72; BYTE $0xc8 // VCVTNEPS2BF16 Z0, Y1
+	VMOVDQU Y1, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $16, CX
+	JMP loop16
+
+done16:
+	VZEROUPPER
+	RET
