@@ -2,7 +2,10 @@
 
 package fast
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 //go:generate go run gen_fewrowsdp.go
 
@@ -180,13 +183,17 @@ func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
 	xp := getUint32s(&fewPairs, N*kp)
 	defer fewPairs.Put(xp)
 	a := fewDPArgs{out: out, bias: bias, xp: *xp, w: w, N: N, C: C, OC: OC, rows: (N + tiles - 1) / tiles}
+	xr := getFloats(&fewScratch, N*C) // x rounded, eight at a time, before it is laid out in pairs
+	defer fewScratch.Put(xr)
+	copy(*xr, x[:N*C])
+	RoundBF16(*xr)
 	for i0 := 0; i0 < N; i0 += a.rows {
 		n := min(a.rows, N-i0)
 		tile := a.xp[i0*kp : (i0+n)*kp]
 		for i := range n {
-			xr := x[(i0+i)*C : (i0+i+1)*C]
-			for q := range kp {
-				tile[q*n+i] = toBF16(xr[2*q]) | toBF16(xr[2*q+1])<<16
+			row := (*xr)[(i0+i)*C:][:2*kp]
+			for q := range kp { // the low half of a rounded float32 is zero: its bfloat16 is the high half
+				tile[q*n+i] = math.Float32bits(row[2*q])>>16 | math.Float32bits(row[2*q+1])
 			}
 		}
 	}
