@@ -2,7 +2,12 @@
 
 package fast
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
+
+//go:generate go run gen_fewrowsdp.go
 
 // Products of a few rows: a prompt of 5 to 16 tokens. The sgemm (sgemm.go) first packs all
 // of op(B) into panels — for a Conv1D, every weight of the matrix, read and written once
@@ -147,17 +152,24 @@ func fewColumnsGo(a *fewArgs, c0 int) {
 	}
 }
 
-// With bfloat16 weights on a CPU with AVX-512 BF16, the tile is six rows by 32 columns on
-// VDPBF16PS (fewrows16dp_amd64.s), the activations rounded to bfloat16 first (xb, padded
-// with zero rows to whole tiles), as the many-row products round them; each output is one
-// chain over all of C.
+// With bfloat16 weights on a CPU with AVX-512 BF16, a tile is all the rows of x up to
+// fewDPRows (12) by 32 columns on VDPBF16PS (fewrowsdp_amd64.s, one kernel for each tile
+// height), so each weight is read once for a prompt of up to twelve rows and once for each
+// of two tiles above; the row count of a tile is its kernel's, with no rows of zeros. The
+// activations are rounded to bfloat16 first, as the many-row products round them, and laid
+// out pair after pair, the tile's rows side by side. Each output is one chain over all of C
+// from zero, the bias added at the end, so a product gives the same bits as the packed
+// product's (dpbf16_amd64.go) wherever that one sums C in one block (C ≤ 768, even).
 
-// fewDPArgs are the operands of fewConv1D16DP: out (N, OC) = xb (N, C)·w (C, OC) + bias,
-// xb padded to whole tiles of six rows, the last tile's rows through ys (6, OC).
+// fewDPArgs are the operands of fewConv1D16DP: out (N, OC) = x (N, C)·w (C, OC) + bias,
+// xp the rows of x rounded to bfloat16, tile after tile ([pair][row] in each), and rows the
+// height of every tile but the last.
 type fewDPArgs struct {
-	out, bias, ys []float32
-	xb, w         []uint16
-	N, C, OC      int
+	out, bias []float32
+	xp        []uint32
+	w         []uint16
+	N, C, OC  int
+	rows      int
 }
 
 // fewConv1D16DP sets out (N, OC) = x (N, C)·w (C, OC) + bias (OC, or nil), N ≤
@@ -166,26 +178,42 @@ func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
 	if len(x) < N*C || len(out) < N*OC || len(w) < C*OC || bias != nil && len(bias) < OC {
 		panic("gpt/internal/fast: few rows: short slice")
 	}
-	tiles := (N + mr - 1) / mr
-	xb := bfloat16sPadded(x[:N*C], tiles*mr*C)
-	defer halves.Put(xb)
-	a := fewDPArgs{out: out, bias: bias, xb: *xb, w: w, N: N, C: C, OC: OC}
-	whole := N / mr * mr
-	if whole < N {
-		buf := getFloats(&fewScratch, mr*OC)
-		defer fewScratch.Put(buf)
-		a.ys = *buf
+	kp := C / 2
+	tiles := (N + fewDPRows - 1) / fewDPRows
+	xp := getUint32s(&fewPairs, N*kp)
+	defer fewPairs.Put(xp)
+	a := fewDPArgs{out: out, bias: bias, xp: *xp, w: w, N: N, C: C, OC: OC, rows: (N + tiles - 1) / tiles}
+	xr := getFloats(&fewScratch, N*C) // x rounded, eight at a time, before it is laid out in pairs
+	defer fewScratch.Put(xr)
+	copy(*xr, x[:N*C])
+	RoundBF16(*xr)
+	for i0 := 0; i0 < N; i0 += a.rows {
+		n := min(a.rows, N-i0)
+		tile := a.xp[i0*kp : (i0+n)*kp]
+		for i := range n {
+			row := (*xr)[(i0+i)*C:][:2*kp]
+			for q := range kp { // the low half of a rounded float32 is zero: its bfloat16 is the high half
+				tile[q*n+i] = math.Float32bits(row[2*q])>>16 | math.Float32bits(row[2*q+1])
+			}
+		}
 	}
 	panels := OC / 32
-	fewDPRegion.Chunks(panels, 2, a)
-	if whole < N {
-		copy(out[whole*OC:N*OC], a.ys[:(N-whole)*OC])
-	}
 	c32 := panels * 32
+	if kp > 0 {
+		fewDPRegion.Chunks(panels, 2, a)
+	} else { // C = 1: no pair, only the last step below
+		for n := range N {
+			if bias != nil {
+				copy(out[n*OC:n*OC+c32], bias[:c32])
+			} else {
+				clear(out[n*OC : n*OC+c32])
+			}
+		}
+	}
 	for n := range N { // the last step when C is odd, and the columns past the panels
-		xr := a.xb[n*C : (n+1)*C]
+		xr := x[n*C : (n+1)*C]
 		if C%2 == 1 {
-			xl, wl := widen(xr[C-1]), w[(C-1)*OC:]
+			xl, wl := widen(uint16(toBF16(xr[C-1]))), w[(C-1)*OC:]
 			for j := range c32 {
 				out[n*OC+j] += xl * widen(wl[j])
 			}
@@ -195,31 +223,30 @@ func fewConv1D16DP(out, x []float32, w []uint16, bias []float32, N, C, OC int) {
 			if bias != nil {
 				s = bias[j]
 			}
-			for p, h := range xr {
-				s += widen(h) * widen(w[p*OC+j])
+			for p, v := range xr {
+				s += widen(uint16(toBF16(v))) * widen(w[p*OC+j])
 			}
 			out[n*OC+j] = s
 		}
 	}
 }
 
+// fewPairs holds fewConv1D16DP's activations in pairs from call to call.
+var fewPairs sync.Pool
+
 // fewDPRegion computes panels lo…hi-1 (32 columns each) of fewConv1D16DP's output, every
-// tile of six rows against each.
+// tile of rows against each.
 var fewDPRegion = Region[fewDPArgs]{Body: func(a *fewDPArgs, lo, hi int) {
-	C, OC := a.C, a.OC
-	whole := a.N / mr * mr
+	OC, kp := a.OC, a.C/2
 	for q := lo; q < hi; q++ {
 		j := q * 32
 		bias := &zeros32[0] // dpbf16_amd64.go's: 32 columns of zeros
 		if a.bias != nil {
 			bias = &a.bias[j]
 		}
-		for i := 0; i < a.N; i += mr {
-			y := a.out[i*OC+j:]
-			if i == whole {
-				y = a.ys[j:]
-			}
-			kernRows6x32DP(C/2, &a.xb[i*C], C, &a.w[j], OC, &y[0], OC, bias)
+		for i0 := 0; i0 < a.N; i0 += a.rows {
+			n := min(a.rows, a.N-i0)
+			kernRowsDP[n](kp, &a.xp[i0*kp], &a.w[j], OC, &a.out[i0*OC+j], OC, bias)
 		}
 	}
 }}

@@ -14,10 +14,3 @@ func kernRows6x16(kc int, a *float32, lda int, b *float32, ldb int, c *float32, 
 //
 //go:noescape
 func kernRows6x16H(kc int, a *float32, lda int, b *uint16, ldb int, c *float32, ldc int, bias *float32, cont bool)
-
-// kernRows6x32DP computes C[i][j] = bias[j] + Σ_p xb[i·ldx+p]·w[p·ldw+j] for i < 6, j < 32,
-// p < 2·kp on VDPBF16PS (xb, w bfloat16), stored in C (row stride ldc) without reading it
-// (fewrows16dp_amd64.s).
-//
-//go:noescape
-func kernRows6x32DP(kp int, xb *uint16, ldx int, w *uint16, ldw int, c *float32, ldc int, bias *float32)

@@ -12,14 +12,15 @@ import (
 // fp32 and bf16 (widened, and on VDPBF16PS where the CPU has it), with and without a bias:
 // every row count it takes, a tile of scratch for the rows past the sixes, columns past the
 // panels of sixteen (and of 32), an odd shared dimension, and one past kcFor's one block
-// (C > 768: blocks of 256 added up). In fp32 it must also equal the sgemm's product to the
-// bit: the same sums in the same order.
+// (C > 768: blocks of 256 added up), and C = 1 (no pair for VDPBF16PS). In fp32 it must
+// also equal the sgemm's product to the bit, and on VDPBF16PS the packed product's in
+// whole panels of 32 columns where that sums all of an even C in one block: the same sums in the same order.
 func TestFewRowsConv1D(t *testing.T) {
 	if !HasAVX2 {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(50, 50))
-	shapes := [][2]int{{8, 16}, {13, 40}, {64, 96}, {771, 35}, {1030, 48}}
+	shapes := [][2]int{{8, 16}, {13, 40}, {64, 96}, {130, 70}, {1, 33}, {771, 35}, {1030, 48}}
 	for N := GemvMaxRows + 1; N <= FewMaxRows; N++ {
 		for _, sh := range shapes {
 			C, OC := sh[0], sh[1]
@@ -70,6 +71,16 @@ func TestFewRowsConv1D(t *testing.T) {
 						fewConv1D16DP(got, x, w16, bias, N, C, OC)
 						if d := maxDiff(got, want); d > 1e-3 {
 							t.Errorf("%s, VDPBF16PS: max |diff| %g", name, d)
+						}
+						if C%2 == 0 && C <= 768 {
+							packed := make([]float32, N*OC)
+							dpGemmBias16(false, N, OC, C, x, C, w16, OC, bias, packed, OC)
+							for n := range N { // the columns of whole panels: the Go loop past them sums in another order
+								c32 := OC / 32 * 32
+								if d := maxDiff(got[n*OC:n*OC+c32], packed[n*OC:n*OC+c32]); d != 0 {
+									t.Errorf("%s, VDPBF16PS: row %d: the packed product differs by %g, want the same bits", name, n, d)
+								}
+							}
 						}
 					}
 					if half || OC%nr != 0 { // the Go loop past the panels sums in another rounding
