@@ -89,7 +89,7 @@ func peakRounds(probe func(rounds int) float64, d time.Duration) int {
 	for {
 		start := time.Now()
 		probe(n)
-		if el := time.Since(start); el > d/8 || n > 1<<40 {
+		if el := time.Since(start); el > d/8 || n >= 1<<30 { // 1<<30: int is 32 bits on 386 and arm
 			return int(float64(n) * d.Seconds() / el.Seconds())
 		}
 		n *= 2
