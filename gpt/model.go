@@ -3,6 +3,8 @@ package gpt
 import (
 	"fmt"
 	"math"
+
+	"github.com/gptnotes/gptnotes/gpt/internal/pages"
 )
 
 // Model is a GPT-2: its configuration, its parameters, the precision it computes in, and
@@ -220,6 +222,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 		return out, nil
 	}
 	out.Logits = make([]float32, N*V)
+	pages.Huge(out.Logits) // 206 MB for 1,024 positions of Small: 100 page faults, not 50,000
 	r.final(out.Logits, a.lnf, a.lnfMean, a.lnfRstd, x, N)
 	if targets != nil {
 		tg := make([]int, 0, N)
