@@ -12,8 +12,9 @@
 // numbers of size bytes each, R10 of them) before the walk comes to them. The rows are a
 // stride apart, and only a piece of each is read when the heads are split over the cores:
 // the hardware prefetchers do not follow that, and each row would wait on its own fetch
-// from memory. Sixteen rows on took a step's attention over 128–1,024 cached positions of
-// Small from about 2.5 to 1.5 µs a position on two cores (docs/performance.md, row A22). It
+// from memory. Sixteen rows on took the bf16 attention of a step of Small over 128–1,024
+// cached positions from 2.0–3.4 to 1.2–1.9 µs a position on two cores (docs/performance.md,
+// row A22). It
 // uses R12 and R13 before the walk sets them; the eight labels are its own.
 #define PFROW(size, loop, done) \
 	MOVQ R10, R13; \
