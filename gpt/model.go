@@ -222,7 +222,7 @@ func (m *Model) forward(op string, batch, targets [][]int, lastOnly bool) (*Outp
 		return out, nil
 	}
 	out.Logits = make([]float32, N*V)
-	pages.Huge(out.Logits) // 206 MB for 1,024 positions of Small: 100 page faults, not 50,000
+	pages.Huge(out.Logits) // 196 MiB for 1,024 positions of Small: hundreds of page faults, not 50,000
 	r.final(out.Logits, a.lnf, a.lnfMean, a.lnfRstd, x, N)
 	if targets != nil {
 		tg := make([]int, 0, N)

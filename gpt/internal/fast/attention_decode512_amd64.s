@@ -42,7 +42,7 @@ TEXT ·headDotsAVX512(SB), NOSPLIT, $8-64
 dots4:
 	CMPQ R9, $4
 	JLT dots1
-	PREFETCH4(4, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(4)
 	FOUR
 	MOVQ R15, DI
 	XORQ R12, R12
@@ -117,7 +117,7 @@ TEXT ·headDots16AVX512BF16(SB), NOSPLIT, $8-64
 dots4:
 	CMPQ R9, $4
 	JLT dots1
-	PREFETCH4(2, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(2)
 	FOUR
 	MOVQ R15, DI
 	XORQ R12, R12
@@ -195,7 +195,7 @@ TEXT ·headRowsAVX512(SB), NOSPLIT, $8-64
 rows4:
 	CMPQ R9, $4
 	JLT rows1
-	PREFETCH4(4, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(4)
 	FOUR
 	MOVQ R15, SI
 	XORQ R12, R12
@@ -273,7 +273,7 @@ TEXT ·headRows16AVX512(SB), NOSPLIT, $8-64
 rows4:
 	CMPQ R9, $4
 	JLT rows1
-	PREFETCH4(2, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(2)
 	FOUR
 	MOVQ R15, SI
 	XORQ R12, R12

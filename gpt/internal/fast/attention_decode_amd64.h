@@ -8,14 +8,14 @@
 	LEAQ (R8)(R11*2), CX; \
 	LEAQ (BX)(R11*2), DX
 
-// PREFETCH4(size, …) asks for the core's piece of the four rows sixteen past R8 (heads·hs
+// PREFETCH4(size) asks for the core's piece of the four rows sixteen past R8 (heads·hs
 // numbers of size bytes each, R10 of them) before the walk comes to them. The rows are a
 // stride apart, and only a piece of each is read when the heads are split over the cores:
 // the hardware prefetchers do not follow that, and each row would wait on its own fetch
 // from memory. Sixteen rows on took the bf16 attention of a step of Small over 128–1,024
 // cached positions from 2.0–3.4 to 1.2–1.9 µs a position on two cores (docs/performance.md,
-// row A22). It
-// uses R12 and R13 before the walk sets them; the eight labels are its own.
+// row A22). It uses R12 and R13 before the walk sets them, and labels pf1 … pf4done: once a
+// function, as Go's labels are.
 #define PFROW(size, loop, done) \
 	MOVQ R10, R13; \
 	IMULQ $size, R13; \
@@ -26,13 +26,13 @@ loop: \
 	JMP loop; \
 done: \
 	ADDQ R11, R12
-#define PREFETCH4(size, l1, d1, l2, d2, l3, d3, l4, d4) \
+#define PREFETCH4(size) \
 	LEAQ (R8)(R11*8), R12; \
 	LEAQ (R12)(R11*8), R12; \
-	PFROW(size, l1, d1); \
-	PFROW(size, l2, d2); \
-	PFROW(size, l3, d3); \
-	PFROW(size, l4, d4)
+	PFROW(size, pf1, pf1done); \
+	PFROW(size, pf2, pf2done); \
+	PFROW(size, pf3, pf3done); \
+	PFROW(size, pf4, pf4done)
 
 // ARGS loads the arguments the four kernels share: the rows at R8, the count in R9,
 // heads·hs in R10, the strides in R11 (elements of size bytes) and R14 (float32s), hs in

@@ -35,7 +35,7 @@ TEXT ·headDotsAVX2(SB), NOSPLIT, $8-64
 dots4:
 	CMPQ R9, $4
 	JLT dots1
-	PREFETCH4(4, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(4)
 	FOUR
 	MOVQ R15, DI
 	XORQ R12, R12
@@ -112,7 +112,7 @@ TEXT ·headDots16AVX2(SB), NOSPLIT, $8-64
 dots4:
 	CMPQ R9, $4
 	JLT dots1
-	PREFETCH4(2, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(2)
 	FOUR
 	MOVQ R15, DI
 	XORQ R12, R12
@@ -190,7 +190,7 @@ TEXT ·headRowsAVX2(SB), NOSPLIT, $8-64
 rows4:
 	CMPQ R9, $4
 	JLT rows1
-	PREFETCH4(4, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(4)
 	FOUR
 	MOVQ R15, SI
 	XORQ R12, R12
@@ -263,7 +263,7 @@ TEXT ·headRows16AVX2(SB), NOSPLIT, $8-64
 rows4:
 	CMPQ R9, $4
 	JLT rows1
-	PREFETCH4(2, pf1, pf1done, pf2, pf2done, pf3, pf3done, pf4, pf4done)
+	PREFETCH4(2)
 	FOUR
 	MOVQ R15, SI
 	XORQ R12, R12
