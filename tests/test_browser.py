@@ -98,6 +98,10 @@ def test_run_all_in_the_browser(server):
     assert set(reports) == set(NOTEBOOKS), f"run.mjs: rc {r.returncode}\n{r.stdout}\n{r.stderr}\n{server_log}"
     with open(OUT / "report.json", "w") as f:
         json.dump(reports, f, indent=1)
+    # Every code cell ran: a Run All that went nowhere (clicked before the page had its kernel) shows
+    # no errors and no figures, and must not pass as a quiet notebook.
+    for nb, rep in reports.items():
+        assert rep["ran"] == rep["cells"], f"{nb}: {rep['ran']} of {rep['cells']} code cells ran; kernel events {rep['kernelEvents']}\n{server_log}"
 
     tok = reports["01-tokenizer.ipynb"]
     assert tok["errors"] == [], tok["errors"]

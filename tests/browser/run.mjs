@@ -4,8 +4,9 @@
 // whole notebook, its first cell with a figure, and each cell tagged "screenshot".
 //
 //   node run.mjs BASE_URL TOKEN OUTDIR NOTEBOOK...
-// prints one JSON line per notebook: {"notebook", "cells", "errors", "images", "last", "screenshot", "figure",
-// "shots"}, last being the text the last code cell shows.
+// prints one JSON line per notebook: {"notebook", "cells", "ran", "kernelEvents", "errors", "images", "last",
+// "screenshot", "figure", "shots"}, ran being the code cells that show an execution count and last the text
+// the last code cell shows.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
@@ -22,24 +23,38 @@ try {
     page.on('dialog', d => d.accept());
     await page.goto(`${base}/notebooks/${encodeURI(nb)}?token=${token}`);
     // The kernel is ready when the notebook's kernel indicator says idle.
-    await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+    const kernelIdle = () => page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
       Jupyter.notebook.kernel.is_connected() && document.querySelector('#kernel_indicator_icon.kernel_idle_icon'),
       null, { timeout: 60000 });
+    await kernelIdle();
     // Trust the notebook (File → Trust Notebook → Trust) so the scripts of HTML outputs, the
-    // interactive figures, run as they would for a student who trusts it.
+    // interactive figures, run as they would for a student who trusts it. Trusting asks the server
+    // and then reloads the page; on a loaded machine the reload can come seconds later, and a Run
+    // All clicked before it is lost with the old page (the kernel runs the cells, nobody shows them).
+    // So wait for the reload and for the kernel again.
     if (await page.evaluate(() => Jupyter.notebook.trusted === false)) {
       await page.click('#filelink');
       await page.click('#trust_notebook a');
+      const reloaded = page.waitForEvent('load', { timeout: 60000 });
       await page.locator('.modal.in .modal-footer button', { hasText: 'Trust' }).last().click({ force: true });
-      await page.waitForSelector('.modal-backdrop', { state: 'detached' });
+      await reloaded;
+      await kernelIdle();
+      if (!await page.evaluate(() => Jupyter.notebook.trusted)) throw new Error(`${nb}: still untrusted after File → Trust Notebook`);
     }
+    // A kernel that restarts or dies mid-run clears the queue; note it, so the report says why
+    // cells did not run.
+    await page.evaluate(() => {
+      window.kernelEvents = [];
+      Jupyter.notebook.events.on('kernel_restarting.Kernel kernel_dead.Kernel kernel_disconnected.Kernel',
+        e => window.kernelEvents.push(e.type));
+    });
     // Cell → Run All, through the menu.
     await page.click('#celllink');
     await page.click('#run_all_cells a');
     // Run All marks every queued cell [*] at once; wait for that first (on a loaded machine the
     // page can take a while to), or the check below passes before anything ran.
     await page.waitForFunction(() => [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*')),
-      null, { timeout: 30000, polling: 100 }).catch(() => {});
+      null, { timeout: 30000, polling: 100 });
     // Done when no prompt shows [*] and the kernel is idle again.
     await page.waitForFunction(() => {
       const busy = [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*'));
@@ -57,7 +72,10 @@ try {
       }
       const images = document.querySelectorAll('.output_png img, .output_svg svg, .output_html svg, .output_html img').length;
       const lastOut = cells.length ? cells[cells.length - 1].element[0].querySelector('.output_area') : null;
-      return { cells: cells.length, errors, images, last: lastOut ? lastOut.innerText.slice(0, 1000) : '' };
+      // Cells that ran show a number in their prompt.
+      const ran = cells.filter(c => typeof c.input_prompt_number === 'number').length;
+      return { cells: cells.length, ran, kernelEvents: window.kernelEvents, errors, images,
+        last: lastOut ? lastOut.innerText.slice(0, 1000) : '' };
     });
     // The first cell with a figure, input and output, as a student sees it.
     const name = nb.replace(/\.ipynb$/, '');
