@@ -29,9 +29,9 @@ try {
     await kernelIdle();
     // Trust the notebook (File → Trust Notebook → Trust) so the scripts of HTML outputs, the
     // interactive figures, run as they would for a student who trusts it. Trusting asks the server
-    // and then reloads the page; on a loaded machine the reload can come seconds later, and a Run
-    // All clicked before it is lost with the old page (the kernel runs the cells, nobody shows them).
-    // So wait for the reload and for the kernel again.
+    // and then reloads the page. On the new page a Run All clicked before the page has its kernel
+    // does nothing (CodeCell.execute returns when the cell has no kernel): no cell runs, none
+    // fails, no figure shows. So wait for the reload and for the kernel again.
     if (await page.evaluate(() => Jupyter.notebook.trusted === false)) {
       await page.click('#filelink');
       await page.click('#trust_notebook a');
@@ -52,7 +52,8 @@ try {
     await page.click('#celllink');
     await page.click('#run_all_cells a');
     // Run All marks every queued cell [*] at once; wait for that first (on a loaded machine the
-    // page can take a while to), or the check below passes before anything ran.
+    // page can take a while to), or the check below passes before anything ran. No [*] at all
+    // means the Run All went nowhere: that fails here rather than pass as a quiet notebook.
     await page.waitForFunction(() => [...document.querySelectorAll('.input_prompt')].some(p => p.textContent.includes('*')),
       null, { timeout: 30000, polling: 100 });
     // Done when no prompt shows [*] and the kernel is idle again.
